@@ -1,0 +1,34 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The dependency rule of the clean architecture lives here: a wrong import fails to compile.
+//   ChatDomain        depends on nothing of ours
+//   ChatData          depends on ChatDomain and CCurl (imported `internal`, so no C type leaks)
+//   ChatPresentation  depends on ChatDomain only
+//   chat              the composition root, the one place that sees everything
+let package = Package(
+    name: "chat",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "chat", targets: ["chat"])
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .target(name: "ChatDomain"),
+        .target(name: "ChatData", dependencies: ["ChatDomain", "CCurl"]),
+        .target(name: "ChatPresentation", dependencies: ["ChatDomain"]),
+        .executableTarget(name: "chat", dependencies: ["ChatDomain", "ChatData", "ChatPresentation"]),
+
+        .target(name: "ChatTestSupport", dependencies: ["ChatDomain"], path: "Tests/ChatTestSupport"),
+        .testTarget(name: "ChatDomainTests", dependencies: ["ChatDomain", "ChatTestSupport"]),
+        .testTarget(name: "ChatDataTests", dependencies: ["ChatData", "ChatDomain", "ChatTestSupport"]),
+        .testTarget(
+            name: "ChatPresentationTests", dependencies: ["ChatPresentation", "ChatDomain", "ChatTestSupport"]),
+        .testTarget(name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

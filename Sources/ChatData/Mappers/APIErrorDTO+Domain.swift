@@ -1,0 +1,14 @@
+extension APIErrorDTO {
+    /// The server's message, type and code, whichever shape it used; nil if this is no error.
+    var detail: (message: String, type: String?, code: String?)? {
+        switch error {
+        case .detail(let detail):
+            return (detail.message ?? detail.type ?? "no message", detail.type, detail.code?.value)
+        case .text(let text):
+            return (text, nil, nil)
+        case nil:
+            guard object == "error" else { return nil }
+            return (message ?? type ?? "no message", type, code?.value)
+        }
+    }
+}

@@ -1,0 +1,13 @@
+import ChatDomain
+
+extension UsageDTO {
+    /// The domain's usage, or nil when the server sent no counts.
+    func toDomain() -> TokenUsage? {
+        guard prompt_tokens != nil || completion_tokens != nil else { return nil }
+        return TokenUsage(
+            promptTokens: prompt_tokens ?? 0,
+            completionTokens: completion_tokens ?? 0,
+            totalTokens: total_tokens
+        )
+    }
+}

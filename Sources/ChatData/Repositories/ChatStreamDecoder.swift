@@ -1,0 +1,68 @@
+import ChatDomain
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Turns the events of a chat-completions event stream into `ChatEvent`s and knows when the
+/// answer is complete: at `[DONE]`, or at a finish reason followed by a clean end of stream.
+struct ChatStreamDecoder {
+    /// `[DONE]` arrived; everything after it is ignored.
+    private(set) var isDone = false
+    /// The finish reason of choice 0, once one arrived.
+    private(set) var finishReason: String?
+    private let decoder = JSON.decoder()
+
+    /// Whether the answer may be called complete if the stream ends now.
+    var isComplete: Bool { isDone || finishReason != nil }
+
+    /// Decodes one event; throws `ChatError.streamError` for an error the server sent and
+    /// `ChatError.malformedResponse` for data that is not a chunk.
+    mutating func decode(_ event: SSEEvent, _ emit: (ChatEvent) -> Void) throws(ChatError) {
+        guard !isDone else { return }
+        if let legacy = event.legacyError {
+            throw .streamError(message: errorMessage(in: legacy) ?? legacy.trimmingASCIIWhitespace())
+        }
+        let data = event.data.trimmingASCIIWhitespace()
+        if event.type == "error" {
+            throw .streamError(message: errorMessage(in: data) ?? (data.isEmpty ? "no message" : data))
+        }
+        if data.isEmpty { return }
+        if data == "[DONE]" {
+            isDone = true
+            return
+        }
+        guard data.hasPrefix("{") else {
+            throw .malformedResponse("a stream event is not JSON: \(Self.excerpt(data))")
+        }
+        let chunk: ChatCompletionChunkDTO
+        do {
+            chunk = try JSON.decode(ChatCompletionChunkDTO.self, from: data, using: decoder)
+        } catch {
+            throw .malformedResponse("invalid JSON in the stream: \(Self.excerpt(data))")
+        }
+        // Error shapes are rare: only look for them when the text could hold one.
+        if data.contains("\"error\""), let message = errorMessage(in: data) {
+            throw .streamError(message: message)
+        }
+        if chunk.finishReason == "error" {
+            throw .streamError(message: "the server ended the answer with finish_reason \"error\"")
+        }
+        if let reason = chunk.finishReason, !reason.isEmpty { finishReason = reason }
+        chunk.forEachEvent(emit)
+    }
+
+    /// The message of an error object in `text`, if it holds one.
+    private func errorMessage(in text: String) -> String? {
+        guard let dto = try? JSON.decode(APIErrorDTO.self, from: text, using: decoder), let detail = dto.detail else {
+            return nil
+        }
+        return detail.message
+    }
+
+    static func excerpt(_ text: String, limit: Int = 80) -> String {
+        text.count <= limit ? text : String(text.prefix(limit)) + "…"
+    }
+}

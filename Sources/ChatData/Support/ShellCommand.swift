@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs a command line with `/bin/sh -c` and captures its standard output; standard input and
+/// error stay the terminal's, so a command that asks for a passphrase can.
+enum ShellCommand {
+    struct Failure: Error {
+        var message: String
+    }
+
+    static func run(_ command: String) throws(Failure) -> (status: Int32, output: [UInt8]) {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { throw Failure(message: "could not create a pipe") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ)
+        close(pipeEnds[1])
+        guard spawned == 0 else {
+            close(pipeEnds[0])
+            throw Failure(message: "could not run /bin/sh: \(String(cString: strerror(spawned)))")
+        }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output.append(contentsOf: buffer[0..<count])
+        }
+        close(pipeEnds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (exitStatus, output)
+    }
+}

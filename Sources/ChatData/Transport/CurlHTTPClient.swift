@@ -1,0 +1,200 @@
+internal import CCurl
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `HTTPClient` over libcurl: one easy handle per transfer, on a thread of its own.
+///
+/// Body bytes reach the stream as libcurl delivers them. Cancelling the consumer aborts the
+/// transfer at the next write or progress callback (libcurl calls the latter about once a second
+/// when nothing arrives). The idle timeout is measured here, not with `LOW_SPEED_*`, which
+/// overshoots by several seconds.
+public final class CurlHTTPClient: HTTPClient, Sendable {
+    private let registry = CurlTransferRegistry()
+
+    /// Creates a client; libcurl is initialised once per process on first use.
+    public init() {
+        _ = Self.globalInit
+    }
+
+    /// Aborts every running transfer and waits, up to `timeout` seconds, for their threads to end.
+    /// Call it before the process exits.
+    public func shutdown(timeout: Double = 2) {
+        registry.abortAll.store(true, ordering: .relaxed)
+        let deadline = MonotonicClock.nanoseconds() + UInt64(timeout * 1_000_000_000)
+        while registry.active.load(ordering: .acquiring) > 0 && MonotonicClock.nanoseconds() < deadline {
+            usleep(5_000)
+        }
+    }
+
+    /// Number of transfer threads still running.
+    public var activeTransfers: Int {
+        registry.active.load(ordering: .acquiring)
+    }
+
+    func send(_ request: HTTPRequest) -> AsyncThrowingStream<HTTPStreamPart, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<HTTPStreamPart, any Error>.makeStream()
+        let transfer = CurlTransfer(continuation: continuation, idleTimeout: request.idleTimeout, registry: registry)
+        continuation.onTermination = { _ in transfer.cancelled.store(true, ordering: .relaxed) }
+        registry.active.add(1, ordering: .releasing)
+        let started = DetachedThread.start {
+            Self.perform(request, transfer)
+            transfer.registry.active.subtract(1, ordering: .releasing)
+        }
+        if !started {
+            registry.active.subtract(1, ordering: .releasing)
+            continuation.finish(throwing: DataError.transport(code: -1, message: "could not start a thread"))
+        }
+        return stream
+    }
+
+    private static let globalInit: Bool = {
+        ccurl_openssl_no_atexit()
+        return curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    }()
+
+    /// Runs the whole transfer on the calling (dedicated) thread.
+    private static func perform(_ request: HTTPRequest, _ transfer: CurlTransfer) {
+        guard let easy = curl_easy_init() else {
+            transfer.continuation.finish(throwing: DataError.transport(code: -1, message: "libcurl could not start"))
+            return
+        }
+        transfer.easy = easy
+        defer {
+            curl_easy_cleanup(easy)
+            transfer.easy = nil
+        }
+
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        // Without this, libcurl sends `Expect: 100-continue` for large bodies and waits for it.
+        for line in request.headers.map({ "\($0.name): \($0.value)" }) + ["Expect:"] {
+            headerList = curl_slist_append(headerList, line)
+        }
+        defer { curl_slist_free_all(headerList) }
+
+        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        defer { errorBuffer.deallocate() }
+
+        let context = Unmanaged.passRetained(transfer)
+        defer { context.release() }
+        let pointer = context.toOpaque()
+
+        _ = ccurl_setopt_string(easy, CURLOPT_URL, request.url)
+        _ = ccurl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
+        _ = ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = ccurl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
+        // A backstop only; the precise idle timeout is measured in the progress callback.
+        _ = ccurl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
+        _ = ccurl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, Int(request.idleTimeout.rounded(.up)) + 30)
+        _ = ccurl_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
+        _ = ccurl_setopt_string(easy, CURLOPT_USERAGENT, "chat/\(ChatDataVersion.string)")
+        _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        if let proxy = request.proxy {
+            _ = ccurl_setopt_string(easy, CURLOPT_PROXY, proxy)
+        }
+        if request.acceptCompression {
+            _ = ccurl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        }
+        if let body = request.body {
+            _ = ccurl_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            body.withUnsafeBufferPointer { buffer in
+                _ = ccurl_setopt_pointer(
+                    easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: buffer.baseAddress))
+            }
+        }
+        if request.method != "GET" && request.method != "POST" {
+            _ = ccurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method)
+        }
+
+        _ = ccurl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, writeCallback)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, pointer)
+        _ = ccurl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, headerCallback)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, pointer)
+        _ = ccurl_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
+        _ = ccurl_setopt_xferinfo_function(easy, progressCallback)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_XFERINFODATA, pointer)
+
+        transfer.touch()
+        let code = curl_easy_perform(easy)
+
+        if code == CURLE_OK {
+            transfer.sendHeadIfNeeded()
+            transfer.continuation.finish()
+            return
+        }
+        if transfer.shouldAbort {
+            transfer.continuation.finish(throwing: CancellationError())
+            return
+        }
+        if transfer.idleTimedOut {
+            transfer.continuation.finish(throwing: DataError.idleTimeout(seconds: request.idleTimeout))
+            return
+        }
+        if code == CURLE_OPERATION_TIMEDOUT {
+            let error: DataError =
+                transfer.isConnected
+                ? .idleTimeout(seconds: request.idleTimeout) : .connectTimeout(seconds: request.connectTimeout)
+            transfer.continuation.finish(throwing: error)
+            return
+        }
+        var message = String(cString: errorBuffer)
+        if message.isEmpty { message = String(cString: curl_easy_strerror(code)) }
+        transfer.continuation.finish(throwing: DataError.transport(code: Int(code.rawValue), message: message))
+    }
+}
+
+// The callbacks capture nothing: libcurl hands the transfer back through its user-data pointer.
+
+private let writeCallback: curl_write_callback = { buffer, size, count, userData in
+    guard let userData else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
+    if transfer.shouldAbort { return Int(CURL_WRITEFUNC_ERROR) }
+    transfer.touch()
+    transfer.sendHeadIfNeeded()
+    let length = size * count
+    if let buffer, length > 0 {
+        transfer.continuation.yield(.body(Array(UnsafeRawBufferPointer(start: buffer, count: length))))
+    }
+    return length
+}
+
+private let headerCallback: curl_write_callback = { buffer, size, count, userData in
+    guard let userData else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
+    if transfer.shouldAbort { return 0 }
+    transfer.touch()
+    let length = size * count
+    guard let buffer, length > 0 else { return length }
+    let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
+    if line.hasPrefix("HTTP/") {
+        // A new response block (1xx, or a proxy's CONNECT answer before the real one).
+        transfer.headers = [:]
+    } else if let colon = line.firstIndex(of: ":") {
+        let name = line[..<colon].trimmingASCIIWhitespace().lowercased()
+        let value = line[line.index(after: colon)...].trimmingASCIIWhitespace()
+        transfer.headers[name] = value
+    }
+    return length
+}
+
+private let progressCallback: curl_xferinfo_callback = { userData, _, _, _, _ in
+    guard let userData else { return 0 }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
+    if transfer.shouldAbort { return 1 }
+    guard transfer.isConnected else {
+        // Connecting is timed by CURLOPT_CONNECTTIMEOUT; the idle clock starts once connected.
+        transfer.touch()
+        return 0
+    }
+    let idle = MonotonicClock.nanoseconds() &- transfer.lastActivity.load(ordering: .relaxed)
+    if idle > transfer.idleTimeoutNanos {
+        transfer.idleTimedOut = true
+        return 1
+    }
+    return 0
+}

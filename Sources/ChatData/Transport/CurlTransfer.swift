@@ -1,0 +1,58 @@
+internal import CCurl
+import Synchronization
+
+/// The state one libcurl transfer shares between its thread's callbacks and the async consumer.
+///
+/// `@unchecked Sendable` because libcurl hands it to C callbacks as a raw pointer. It is safe:
+/// the `continuation` is Sendable, `cancelled` and `lastActivity` are atomics, and every other
+/// field is read and written only on the transfer's own thread (in `perform` and the callbacks
+/// it runs), never anywhere else.
+final class CurlTransfer: @unchecked Sendable {
+    let continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation
+    let cancelled = Atomic<Bool>(false)
+    let lastActivity = Atomic<UInt64>(MonotonicClock.nanoseconds())
+    let idleTimeoutNanos: UInt64
+    let registry: CurlTransferRegistry
+
+    // Transfer thread only.
+    var easy: UnsafeMutableRawPointer?
+    var headers: [String: String] = [:]
+    var headSent = false
+    var idleTimedOut = false
+
+    init(
+        continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation,
+        idleTimeout: Double,
+        registry: CurlTransferRegistry
+    ) {
+        self.continuation = continuation
+        self.idleTimeoutNanos = UInt64(max(idleTimeout, 0.001) * 1_000_000_000)
+        self.registry = registry
+    }
+
+    var shouldAbort: Bool {
+        cancelled.load(ordering: .relaxed) || registry.abortAll.load(ordering: .relaxed)
+    }
+
+    func touch() {
+        lastActivity.store(MonotonicClock.nanoseconds(), ordering: .relaxed)
+    }
+
+    /// Yields the head once, with the status of the final response (after any 1xx or proxy
+    /// CONNECT blocks, whose headers were reset when their status line came).
+    func sendHeadIfNeeded() {
+        guard !headSent, let easy else { return }
+        headSent = true
+        var status = 0
+        _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+        continuation.yield(.head(HTTPResponseHead(status: status, headers: headers)))
+    }
+
+    /// Whether a connection was made, to tell a connect timeout from an idle one.
+    var isConnected: Bool {
+        guard let easy else { return false }
+        var micros: curl_off_t = 0
+        _ = ccurl_getinfo_off_t(easy, CURLINFO_CONNECT_TIME_T, &micros)
+        return micros > 0
+    }
+}

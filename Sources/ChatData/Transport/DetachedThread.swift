@@ -1,0 +1,32 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Runs blocking work on a thread of its own, outside Swift's cooperative pool.
+enum DetachedThread {
+    private final class Work {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    /// Starts `body` on a new detached thread; returns false if no thread could be made.
+    static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let work = Unmanaged.passRetained(Work(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(
+            &thread, nil,
+            { argument in
+                guard let argument else { return nil }
+                Unmanaged<Work>.fromOpaque(argument).takeRetainedValue().body()
+                return nil
+            }, work)
+        guard result == 0 else {
+            Unmanaged<Work>.fromOpaque(work).release()
+            return false
+        }
+        pthread_detach(thread)
+        return true
+    }
+}

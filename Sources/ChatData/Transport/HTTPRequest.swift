@@ -1,0 +1,16 @@
+/// An HTTP request as data, with the transfer limits that apply to it.
+struct HTTPRequest: Sendable {
+    var method: String
+    var url: String
+    /// Header fields in order; values may be secret and are never logged unredacted.
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]?
+    /// Seconds to wait for the connection (TCP and TLS).
+    var connectTimeout: Double
+    /// Seconds without a byte after which the transfer is abandoned.
+    var idleTimeout: Double
+    /// A proxy the person configured; nil lets libcurl read the usual environment variables.
+    var proxy: String?
+    /// Ask for compressed responses (not for event streams, where it may delay pieces).
+    var acceptCompression: Bool = false
+}

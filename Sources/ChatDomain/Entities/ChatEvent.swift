@@ -1,0 +1,11 @@
+/// What an answer stream yields, in order of arrival.
+public enum ChatEvent: Sendable, Equatable {
+    /// A piece of answer text (refusal text counts as answer text).
+    case text(String)
+    /// A piece of reasoning text: shown dimmed on a terminal, never part of the answer.
+    case reasoning(String)
+    /// Token usage for the request.
+    case usage(TokenUsage)
+    /// The server said why the answer ended ("stop", "length", …).
+    case finished(reason: String)
+}

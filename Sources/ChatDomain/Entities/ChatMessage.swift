@@ -1,0 +1,28 @@
+/// One message of a conversation.
+public struct ChatMessage: Sendable, Equatable {
+    /// Who wrote it.
+    public var role: Role
+    /// Its text: for an interrupted answer, the part that arrived.
+    public var content: String
+    /// Whether it is whole, cut short, or a request that failed.
+    public var state: MessageState
+    /// Reasoning text the server sent beside the answer, if any; never sent back.
+    public var reasoning: String?
+    /// Token usage the server reported for the turn this answer ends.
+    public var usage: TokenUsage?
+
+    /// Creates a message.
+    public init(
+        role: Role,
+        content: String,
+        state: MessageState = .complete,
+        reasoning: String? = nil,
+        usage: TokenUsage? = nil
+    ) {
+        self.role = role
+        self.content = content
+        self.state = state
+        self.reasoning = reasoning
+        self.usage = usage
+    }
+}

@@ -1,0 +1,19 @@
+/// The knobs a request carries besides the messages.
+public struct ChatSettings: Sendable, Equatable {
+    /// The model name as the server knows it.
+    public var model: String
+    /// Sampling temperature; nil leaves the server's default.
+    public var temperature: Double?
+    /// Upper bound on answer tokens; nil leaves the server's default.
+    public var maxTokens: Int?
+    /// Whether to stream the answer as it is generated.
+    public var stream: Bool
+
+    /// Creates settings.
+    public init(model: String, temperature: Double? = nil, maxTokens: Int? = nil, stream: Bool = true) {
+        self.model = model
+        self.temperature = temperature
+        self.maxTokens = maxTokens
+        self.stream = stream
+    }
+}

@@ -1,0 +1,57 @@
+import ChatDomain
+
+/// Writes an answer's events as they arrive: text to the output, reasoning dimmed to the
+/// notes stream when that is a terminal. Stops the answer when the output's reader has gone.
+final class AnswerPrinter {
+    private let output: any OutputSink
+    private let notes: any OutputSink
+    private let notesStyle: TerminalStyle
+    private(set) var printedText = false
+    private(set) var outputClosed = false
+    private var endsWithNewline = true
+    private var inReasoning = false
+
+    init(output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle) {
+        self.output = output
+        self.notes = notes
+        self.notesStyle = notesStyle
+    }
+
+    func handle(_ event: ChatEvent) {
+        switch event {
+        case .text(let piece):
+            guard !outputClosed else { return }
+            endReasoning()
+            if output.write(piece) {
+                printedText = true
+                endsWithNewline = piece.hasSuffix("\n")
+            } else {
+                outputClosed = true
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+        case .reasoning(let piece):
+            // Reasoning is never answer text: it goes to the notes stream, and only for a person.
+            guard notes.isTerminal else { return }
+            inReasoning = true
+            notes.write(notesStyle.dim(piece))
+        case .usage, .finished:
+            break
+        }
+    }
+
+    /// Ends the answer's last line so the next output starts on a line of its own.
+    func finishLine() {
+        endReasoning()
+        if printedText && !endsWithNewline && !outputClosed {
+            output.write("\n")
+            endsWithNewline = true
+        }
+    }
+
+    private func endReasoning() {
+        if inReasoning {
+            notes.write("\n")
+            inReasoning = false
+        }
+    }
+}

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// An `OutputSink` over a file descriptor, unbuffered: each piece reaches the reader at once.
+public final class FileDescriptorSink: OutputSink {
+    private let fd: Int32
+    private var closed = false
+    public let isTerminal: Bool
+
+    /// Writes to `fd` (1 for standard output, 2 for standard error).
+    public init(fd: Int32) {
+        self.fd = fd
+        self.isTerminal = isatty(fd) == 1
+    }
+
+    @discardableResult
+    public func write(_ text: String) -> Bool {
+        guard !closed else { return false }
+        var text = text
+        let ok = text.withUTF8 { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += written
+            }
+            return true
+        }
+        if !ok { closed = true }
+        return ok
+    }
+}

@@ -1,0 +1,8 @@
+/// Where presenters write text: standard output, standard error, or a test's buffer.
+public protocol OutputSink: AnyObject {
+    /// Writes `text` at once (no buffering); returns false when the reader has gone away.
+    @discardableResult
+    func write(_ text: String) -> Bool
+    /// Whether this is a terminal a person watches (colour and indicators allowed).
+    var isTerminal: Bool { get }
+}

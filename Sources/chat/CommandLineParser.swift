@@ -1,0 +1,132 @@
+/// Reads the command line: options first, then the prompt. From the first prompt word on every
+/// word is prompt text, even one that starts with `-` (`chat what is -5 squared`); `--` ends
+/// the options explicitly.
+struct CommandLineParser {
+    private enum Value {
+        case model, system, temperature, maxTokens, baseURL, connectTimeout, idleTimeout, config, profile
+    }
+
+    private static let valued: [String: Value] = [
+        "-m": .model, "--model": .model, "-s": .system, "--system": .system,
+        "--temperature": .temperature, "--max-tokens": .maxTokens, "--base-url": .baseURL,
+        "--connect-timeout": .connectTimeout, "--idle-timeout": .idleTimeout,
+        "--config": .config, "--profile": .profile,
+    ]
+
+    private static let flags: Set<String> = ["-h", "--help", "--version", "-i", "--interactive", "--no-stream"]
+
+    func parse(_ arguments: [String]) throws(CLIError) -> CommandLineOptions {
+        var options = CommandLineOptions()
+        var index = 0
+        var words: [String] = []
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" {
+                words = Array(arguments[index...])
+                break
+            }
+            guard Self.isOption(argument) else {
+                words = Array(arguments[(index - 1)...])
+                break
+            }
+            var name = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                name = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            if let kind = Self.valued[name] {
+                let value: String
+                if let inlineValue {
+                    value = inlineValue
+                } else {
+                    guard index < arguments.count else { throw .usage("\(name) needs a value") }
+                    value = arguments[index]
+                    index += 1
+                }
+                try apply(kind, value, name: name, to: &options)
+                continue
+            }
+            guard inlineValue == nil else { throw .usage("\(name) takes no value") }
+            switch name {
+            case "-h", "--help": options.action = .help
+            case "--version": options.action = .version
+            case "-i", "--interactive": options.interactive = true
+            case "--no-stream": options.overrides.stream = false
+            case "--api-key", "-k", "--key":
+                throw .usage(
+                    "an API key is never taken as a flag (ps would show it): set OPENAI_API_KEY, "
+                        + "or api_key_env, api_key_file or api_key_command in the config")
+            default:
+                throw .usage("unknown option \(name)\(Self.suggestion(for: name))")
+            }
+        }
+        if !words.isEmpty { options.prompt = words.joined(separator: " ") }
+        return options
+    }
+
+    /// A word that starts with `-` and is not a negative number or a lone dash.
+    private static func isOption(_ word: String) -> Bool {
+        guard word.hasPrefix("-"), word.count > 1 else { return false }
+        let second = word[word.index(after: word.startIndex)]
+        return !(second.isNumber || second == ".")
+    }
+
+    private func apply(_ kind: Value, _ value: String, name: String, to options: inout CommandLineOptions)
+        throws(CLIError)
+    {
+        switch kind {
+        case .model: options.overrides.model = try nonEmpty(value, name)
+        case .system: options.overrides.systemPrompt = value
+        case .baseURL: options.overrides.baseURL = try nonEmpty(value, name)
+        case .config: options.overrides.configPath = try nonEmpty(value, name)
+        case .profile: options.overrides.profile = try nonEmpty(value, name)
+        case .temperature:
+            guard let number = Double(value), (0...2).contains(number) else {
+                throw .usage("\(name) expects a number from 0 to 2, got \"\(value)\"")
+            }
+            options.overrides.temperature = number
+        case .maxTokens:
+            guard let number = Int(value), number > 0 else {
+                throw .usage("\(name) expects a whole number above 0, got \"\(value)\"")
+            }
+            options.overrides.maxTokens = number
+        case .connectTimeout, .idleTimeout:
+            guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
+                throw .usage("\(name) expects a number of seconds above 0, got \"\(value)\"")
+            }
+            if kind == .connectTimeout {
+                options.overrides.connectTimeout = seconds
+            } else {
+                options.overrides.idleTimeout = seconds
+            }
+        }
+    }
+
+    private func nonEmpty(_ value: String, _ name: String) throws(CLIError) -> String {
+        guard !value.isEmpty else { throw .usage("\(name) needs a non-empty value") }
+        return value
+    }
+
+    private static func suggestion(for name: String) -> String {
+        let known = Array(valued.keys) + Array(flags)
+        let close = known.filter { $0.hasPrefix("--") }.min { distance($0, name) < distance($1, name) }
+        if let close, distance(close, name) <= 2 { return "; did you mean \(close)?" }
+        return "; see chat --help"
+    }
+
+    private static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a)
+        let b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where i <= a.count {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where j <= b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
