@@ -262,7 +262,7 @@ struct SSEParserTests {
 
     // MARK: Size
 
-    @Test func largeSingleDataLineInSmallPiecesIsParsedInLinearTime() {
+    @Test func largeSingleDataLineInSmallPiecesIsOneEvent() {
         // Built with bulk operations: per-element appends would dominate a debug run.
         let payload = [UInt8](repeating: UInt8(ascii: "x"), count: 2_500_000)
         let input = bytes("data: ") + payload + bytes("\n\n")
@@ -270,17 +270,13 @@ struct SSEParserTests {
 
         var parser = SSEParser()
         var events: [SSEEvent] = []
-        let elapsed = ContinuousClock().measure {
-            var start = 0
-            while start < input.count {
-                let end = min(start + 16 * 1024, input.count)
-                parser.push(input[start..<end]) { events.append($0) }
-                start = end
-            }
+        var start = 0
+        while start < input.count {
+            let end = min(start + 16 * 1024, input.count)
+            parser.push(input[start..<end]) { events.append($0) }
+            start = end
         }
+        // Speed is the parser benchmark's job (Benchmarks/), not a timed test's.
         #expect(events == expected)
-        // Generous bound against a quadratic regression (rescanning the line on every push is
-        // ~150x the work); the linear parser takes a few tens of ms in a debug build.
-        #expect(elapsed < .seconds(1))
     }
 }
