@@ -1,0 +1,250 @@
+import ChatTestSupport
+import Foundation
+import Testing
+
+/// The built `chat` binary, run as a person runs it, against a loopback server.
+@Suite struct OneShotCommandTests {
+    private func answering(_ pieces: [String], pause: Double = 0) throws -> LoopbackServer {
+        try LoopbackServer { _, _ in
+            ServerStep.sse(pieces.map(ServerStep.chatChunk) + [ServerStep.finishChunk()], pause: pause)
+        }
+    }
+
+    private func sentJSON(_ server: LoopbackServer, _ index: Int = 0) throws -> [String: Any] {
+        let body = Data(server.requests[index].body)
+        return try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+    }
+
+    private func sentContent(_ server: LoopbackServer, _ index: Int = 0) throws -> String? {
+        let messages = try #require(try sentJSON(server, index)["messages"] as? [[String: Any]])
+        return messages.last?["content"] as? String
+    }
+
+    @Test func answerStreamsToStdoutAndEndsWithANewline() throws {
+        let server = try answering(["Hello", ", wörld", "!"])
+        defer { server.stop() }
+        let result = try ChatBinary().run(["--base-url", server.baseURL, "say", "hello"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "Hello, wörld!\n")
+        #expect(result.stderr == "")
+        #expect(try sentContent(server) == "say hello")
+        #expect(server.requests.first?.path == "/v1/chat/completions")
+    }
+
+    @Test func wordsAfterThePromptStartAreTextEvenWithDashes() throws {
+        let server = try answering(["25"])
+        defer { server.stop() }
+        let chat = ChatBinary()
+        _ = try chat.run(["--base-url", server.baseURL, "what", "is", "-5", "squared", "--model", "x"])
+        _ = try chat.run(["--base-url", server.baseURL, "--", "--help", "me"])
+        #expect(try sentContent(server, 0) == "what is -5 squared --model x")
+        #expect(try sentContent(server, 1) == "--help me")
+    }
+
+    @Test func pipedStdinIsThePromptOrFollowsIt() throws {
+        let server = try answering(["ok"])
+        defer { server.stop() }
+        let chat = ChatBinary()
+        _ = try chat.run(["--base-url", server.baseURL], input: "just this\n")
+        _ = try chat.run(["--base-url", server.baseURL, "review", "this"], input: "diff --git a b\n+x\n")
+        _ = try chat.run(["--base-url", server.baseURL, "alone"], input: "")
+        #expect(try sentContent(server, 0) == "just this")
+        #expect(try sentContent(server, 1) == "review this\n\ndiff --git a b\n+x")
+        #expect(try sentContent(server, 2) == "alone")
+    }
+
+    @Test func nothingToSendIsAUsageError() throws {
+        let result = try ChatBinary().run(["--base-url", "http://127.0.0.1:9/v1"], input: "  \n")
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("chat: error: nothing to send"))
+    }
+
+    @Test func optionsReachTheRequest() throws {
+        let server = try answering(["ok"])
+        defer { server.stop() }
+        let chat = ChatBinary()
+        _ = try chat.run([
+            "--base-url", server.baseURL + "/", "-m", "my-model", "-s", "be brief", "--temperature", "0.5",
+            "--max-tokens", "42", "hi",
+        ])
+        _ = try chat.run(["--base-url", server.baseURL, "hi"])
+        let full = try sentJSON(server, 0)
+        #expect(full["model"] as? String == "my-model")
+        #expect(full["temperature"] as? Double == 0.5)
+        #expect(full["max_tokens"] as? Int == 42)
+        let messages = try #require(full["messages"] as? [[String: Any]])
+        #expect(messages.first?["role"] as? String == "system")
+        #expect(messages.first?["content"] as? String == "be brief")
+        let plain = try sentJSON(server, 1)
+        #expect(plain["model"] as? String == "gpt-4o-mini")
+        #expect(plain["temperature"] == nil)
+        #expect(plain["max_tokens"] == nil)
+        #expect(server.requests[0].path == "/v1/chat/completions")
+    }
+
+    @Test func noStreamAsksForAWholeAnswer() throws {
+        let server = try LoopbackServer { _, _ in
+            ServerStep.json(
+                status: 200,
+                #"{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"whole answer"},"finish_reason":"stop"}]}"#
+            )
+        }
+        defer { server.stop() }
+        let result = try ChatBinary().run(["--base-url", server.baseURL, "--no-stream", "hi"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "whole answer\n")
+        #expect(try sentJSON(server)["stream"] as? Bool == false)
+    }
+
+    @Test func keyFromTheEnvironmentIsSentAndNeverShown() throws {
+        let key = "sk-test-SECRET-1234"
+        let server = try LoopbackServer { _, _ in
+            ServerStep.json(
+                status: 401,
+                #"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}"#
+            )
+        }
+        defer { server.stop() }
+        let result = try ChatBinary(environment: ["OPENAI_API_KEY": key]).run(["--base-url", server.baseURL, "hi"])
+        #expect(server.requests.first?.header("authorization") == "Bearer \(key)")
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("chat: error: 401 unauthorized: Incorrect API key provided"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(!result.stderr.contains("SECRET"))
+    }
+
+    @Test func missingKeyForARemoteServerFailsBeforeAnyRequest() throws {
+        let result = try ChatBinary().run(["--base-url", "https://api.example.invalid/v1", "hi"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("no API key for https://api.example.invalid/v1"))
+        #expect(result.stderr.contains("OPENAI_API_KEY"))
+    }
+
+    @Test func configErrorsNameTheFileAndKey() throws {
+        let chat = ChatBinary()
+        let badType = try chat.writeConfig(#"{"temperature": "hot"}"#)
+        let result = try chat.run(["--config", badType, "hi"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(badType))
+        #expect(result.stderr.contains("temperature: expected a number"))
+
+        let badJSON = try chat.writeConfig("{ nope", name: "broken.json")
+        let second = try chat.run(["--config", badJSON, "hi"])
+        #expect(second.status == 2)
+        #expect(second.stderr.contains("broken.json"))
+        #expect(second.stderr.contains("not valid JSON"))
+    }
+
+    @Test func configFileAndProfileChooseTheServer() throws {
+        let server = try answering(["from profile"])
+        defer { server.stop() }
+        let chat = ChatBinary()
+        let config = """
+            {"model": "top-model", "default_profile": "box",
+             "profiles": {"box": {"base_url": "\(server.baseURL)", "model": "box-model",
+                                  "headers": {"X-Title": "chat-tests"}}}}
+            """
+        try FileManager.default.createDirectory(atPath: chat.home + "/config/chat", withIntermediateDirectories: true)
+        try config.write(toFile: chat.home + "/config/chat/config.json", atomically: true, encoding: .utf8)
+        let result = try chat.run(["hi"])
+        #expect(result.stdout == "from profile\n")
+        #expect(try sentJSON(server)["model"] as? String == "box-model")
+        #expect(server.requests.first?.header("x-title") == "chat-tests")
+    }
+
+    @Test func unknownOptionIsAUsageErrorWithASuggestion() throws {
+        let result = try ChatBinary().run(["--modle", "x", "hi"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "chat: error: unknown option --modle; did you mean --model?\n")
+    }
+
+    @Test func apiKeyFlagIsRefused() throws {
+        let result = try ChatBinary().run(["--api-key", "sk-visible", "hi"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("never taken as a flag"))
+        #expect(!result.stderr.contains("sk-visible"))
+    }
+
+    @Test func versionAndHelpGoToStdout() throws {
+        let chat = ChatBinary()
+        let version = try chat.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("chat "))
+        let help = try chat.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("Usage:"))
+        #expect(help.stdout.contains("--idle-timeout"))
+    }
+
+    @Test func connectionRefusedIsOneLineAndExitOne() throws {
+        let result = try ChatBinary().run(["--base-url", "http://127.0.0.1:9/v1", "hi"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("chat: error: connection failed:"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test func cutStreamKeepsThePartialAnswerAndFails() throws {
+        let server = try LoopbackServer { _, _ in
+            [
+                .head(status: 200, headers: [("Content-Type", "text/event-stream")], chunked: true),
+                .text("data: \(ServerStep.chatChunk("partial answer"))\n\n"), .pause(0.05), .close,
+            ]
+        }
+        defer { server.stop() }
+        let result = try ChatBinary().run(["--base-url", server.baseURL, "hi"])
+        #expect(result.status == 1)
+        #expect(result.stdout == "partial answer\n")
+        #expect(result.stderr.contains("cut off"))
+    }
+
+    @Test func reasoningNeverReachesAPipedStdout() throws {
+        let server = try LoopbackServer { _, _ in
+            ServerStep.sse([
+                #"{"choices":[{"index":0,"delta":{"reasoning_content":"thinking hard"}}]}"#,
+                ServerStep.chatChunk("answer"), ServerStep.finishChunk(),
+            ])
+        }
+        defer { server.stop() }
+        let result = try ChatBinary().run(["--base-url", server.baseURL, "hi"])
+        #expect(result.stdout == "answer\n")
+        #expect(!result.stdout.contains("thinking"))
+    }
+
+    @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
+    func signalMidAnswerKeepsTextAndExitsWithItsStatus(signal: Int32, status: Int32) throws {
+        let server = try answering((1...200).map { "piece\($0) " }, pause: 0.05)
+        defer { server.stop() }
+        let running = try ChatBinary().start(["--base-url", server.baseURL, "hi"])
+        #expect(running.waitForOutput(containing: "piece2 "))
+        running.signal(signal)
+        let result = running.wait(timeout: 5)
+        #expect(result.status == status)
+        #expect(result.stdout.hasPrefix("piece1 piece2 "))
+        #expect(result.stdout.hasSuffix("\n"))
+        #expect(!result.stdout.contains("piece200"))
+        #expect(server.waitForDisconnects(1, timeout: 3))
+    }
+
+    @Test func closedStdoutEndsTheTransferQuietly() throws {
+        let server = try answering((1...400).map { "line \($0)\n" }, pause: 0.01)
+        defer { server.stop() }
+        let chat = ChatBinary()
+        let script = "\"$0\" --base-url \"$1\" hi | head -n 2; echo \"status=${PIPESTATUS[0]}\""
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script, ChatBinary.path, server.baseURL]
+        process.environment = chat.environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        process.waitUntilExit()
+        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(stdout == "line 1\nline 2\nstatus=0\n")
+        #expect(stderr == "")
+        #expect(server.waitForDisconnects(1, timeout: 3))
+    }
+}
