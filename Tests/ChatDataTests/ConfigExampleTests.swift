@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+
+@testable import ChatData
+
+/// `config.example.json` documents every key: it must parse, and hold each key at least once.
+@Suite struct ConfigExampleTests {
+    private var examplePath: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("config.example.json").path
+    }
+
+    @Test func exampleConfigParses() throws {
+        let bytes = try FileSystem.read(examplePath)
+        let file = try ConfigFile(bytes: bytes)
+        #expect(file.defaultProfile != nil)
+        #expect(file.profiles["local"] != nil)
+    }
+
+    @Test func exampleConfigShowsEveryKey() throws {
+        let text = String(decoding: try FileSystem.read(examplePath), as: UTF8.self)
+        for key in ConfigLevel.keys.union(["profiles", "default_profile"]) {
+            #expect(text.contains("\"\(key)\":"), "config.example.json does not show \(key)")
+        }
+    }
+}
