@@ -18,10 +18,15 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // libedit's variadic calls and an async-signal-safe signal handler, for the REPL.
+        .target(name: "CTerminal", linkerSettings: [.linkedLibrary("edit")]),
         .target(name: "ChatDomain"),
         .target(name: "ChatData", dependencies: ["ChatDomain", "CCurl"]),
         .target(name: "ChatPresentation", dependencies: ["ChatDomain"]),
-        .executableTarget(name: "chat", dependencies: ["ChatDomain", "ChatData", "ChatPresentation"]),
+        .executableTarget(
+            name: "chat",
+            dependencies: ["ChatDomain", "ChatData", "ChatPresentation", "CTerminal"]
+        ),
 
         .target(name: "ChatTestSupport", dependencies: ["ChatDomain"], path: "Tests/ChatTestSupport"),
         .testTarget(name: "ChatDomainTests", dependencies: ["ChatDomain", "ChatTestSupport"]),

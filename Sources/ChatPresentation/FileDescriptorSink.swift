@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -7,7 +9,7 @@
 /// An `OutputSink` over a file descriptor, unbuffered: each piece reaches the reader at once.
 public final class FileDescriptorSink: OutputSink {
     private let fd: Int32
-    private var closed = false
+    private let closed = Atomic<Bool>(false)
     public let isTerminal: Bool
 
     /// Writes to `fd` (1 for standard output, 2 for standard error).
@@ -18,7 +20,7 @@ public final class FileDescriptorSink: OutputSink {
 
     @discardableResult
     public func write(_ text: String) -> Bool {
-        guard !closed else { return false }
+        guard !closed.load(ordering: .relaxed) else { return false }
         var text = text
         let ok = text.withUTF8 { buffer -> Bool in
             var offset = 0
@@ -32,7 +34,7 @@ public final class FileDescriptorSink: OutputSink {
             }
             return true
         }
-        if !ok { closed = true }
+        if !ok { closed.store(true, ordering: .relaxed) }
         return ok
     }
 }

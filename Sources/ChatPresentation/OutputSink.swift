@@ -1,5 +1,5 @@
 /// Where presenters write text: standard output, standard error, or a test's buffer.
-public protocol OutputSink: AnyObject {
+public protocol OutputSink: AnyObject, Sendable {
     /// Writes `text` at once (no buffering); returns false when the reader has gone away.
     @discardableResult
     func write(_ text: String) -> Bool

@@ -56,39 +56,21 @@ enum ChatCommand {
             stderr.write(errorStyle.warning("chat: warning: \(warning)") + "\n")
         }
 
+        let client = CurlHTTPClient()
+        defer { client.shutdown() }
+        let session = Session(
+            environment: environment, stdout: stdout, stderr: stderr, settings: settings,
+            useCase: GPTChatUseCase(repository: OpenAIGPTRepository(server: settings.server, client: client)))
+
+        let interactive = options.interactive || (options.prompt == nil && StandardInput.isTerminal)
+        if interactive {
+            return await InteractiveMode(session: session).run(prompt: options.prompt)
+        }
         let piped = StandardInput.isTerminal ? nil : StandardInput.readAll()
         let prompt = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
         guard !prompt.isEmpty else {
-            let hint = StandardInput.isTerminal ? "chat \"your question\"" : "the piped input was empty"
-            return fail("nothing to send: give a prompt (\(hint)); see chat --help", status: 2)
+            return fail("nothing to send: the piped input was empty; give a prompt (chat \"your question\")", status: 2)
         }
-
-        let client = CurlHTTPClient()
-        let repository = OpenAIGPTRepository(server: settings.server, client: client)
-        let useCase = GPTChatUseCase(repository: repository)
-        let presenter = OneShotPresenter(useCase: useCase, output: stdout, notes: stderr, notesStyle: errorStyle)
-        let conversation = Conversation(
-            systemPrompt: settings.systemPrompt,
-            settings: ChatSettings(
-                model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens,
-                stream: settings.stream))
-
-        let signals = SignalWatcher()
-        let task = Task { [conversation] in
-            var conversation = conversation
-            return await presenter.run(prompt, in: &conversation)
-        }
-        signals.start { _ in task.cancel() }
-        let outcome = await task.value
-        client.shutdown()
-
-        switch outcome {
-        case .answered, .outputClosed:
-            return 0
-        case .failed:
-            return 1
-        case .interrupted:
-            return SignalWatcher.exitStatus(for: signals.lastSignal ?? SIGINT)
-        }
+        return await OneShotMode(session: session).run(prompt: prompt)
     }
 }

@@ -1,5 +1,5 @@
+import CTerminal
 import Dispatch
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -7,35 +7,28 @@ import Synchronization
     import Darwin
 #endif
 
-/// Turns SIGINT, SIGTERM and SIGHUP into a call instead of death, so an answer can be stopped
-/// cleanly and what arrived kept. Remembers the last signal for the exit status.
+/// Turns SIGINT, SIGTERM and SIGHUP into calls instead of death, so an answer can be stopped
+/// cleanly and what arrived kept. The C handler only records the signal and writes a byte to a
+/// pipe; this reads the pipe on a dispatch queue and calls the handler there. The handler is
+/// installed without SA_RESTART, so a prompt blocked in libedit returns at once.
 final class SignalWatcher {
-    private final class Record: Sendable {
-        let last = Atomic<Int32>(0)
-    }
+    private var source: (any DispatchSourceRead)?
 
-    private let record = Record()
-    private var sources: [any DispatchSourceSignal] = []
-
-    /// The last signal that arrived, or nil.
-    var lastSignal: Int32? {
-        let value = record.last.load(ordering: .relaxed)
-        return value == 0 ? nil : value
-    }
-
-    /// Starts watching; `handler` runs on a background queue for each signal.
+    /// Starts watching; `handler` runs on a background queue with each signal's number.
     func start(_ handler: @escaping @Sendable (Int32) -> Void) {
-        let record = self.record
-        sources = [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler {
-                record.last.store(number, ordering: .relaxed)
-                handler(number)
+        let fd = cterm_signals_install()
+        guard fd >= 0 else { return }
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .global())
+        source.setEventHandler {
+            var byte: UInt8 = 0
+            while read(fd, &byte, 1) == 1 {
+                handler(Int32(byte))
+                var pending = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&pending, 1, 0) <= 0 { break }
             }
-            source.resume()
-            return source
         }
+        source.resume()
+        self.source = source
     }
 
     /// The conventional exit status for a signal: 128 + its number.

@@ -34,6 +34,51 @@ enum FileSystem {
         return bytes
     }
 
+    struct WriteError: Error {
+        var reason: String
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`, so a reader
+    /// never sees half a file. The file gets `mode`.
+    static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws(WriteError) {
+        let temporary = path + ".tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard fd >= 0 else { throw WriteError(reason: String(cString: strerror(errno))) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.write(fd, base + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                unlink(temporary)
+                throw WriteError(reason: reason)
+            }
+            offset += written
+        }
+        fchmod(fd, mode)
+        fsync(fd)
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw WriteError(reason: reason)
+        }
+    }
+
+    /// Creates `path` and missing parents with `mode` (0700 for private data).
+    static func makeDirectory(_ path: String, mode: mode_t) -> Bool {
+        var current = ""
+        for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+            current += "/" + part
+            if mkdir(current, mode) != 0 && errno != EEXIST { return false }
+        }
+        return true
+    }
+
     /// The permission bits of the file at `path`, or nil if it cannot be examined.
     static func mode(_ path: String) -> UInt32? {
         var info = stat()

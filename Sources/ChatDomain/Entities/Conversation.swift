@@ -55,6 +55,21 @@ public struct Conversation: Sendable, Equatable {
         messages.popLast()
     }
 
+    /// Removes the last exchange: the last user message and everything after it. Returns
+    /// whether there was one.
+    @discardableResult
+    public mutating func removeLastExchange() -> Bool {
+        guard let index = messages.lastIndex(where: { $0.role == .user }) else { return false }
+        messages.removeSubrange(index...)
+        return true
+    }
+
+    /// A rough token count for text with no usage figures yet: about four characters a token.
+    public var estimatedTokens: Int {
+        let characters = (systemPrompt?.count ?? 0) + messages.reduce(0) { $0 + $1.content.count }
+        return (characters + 3) / 4
+    }
+
     /// Forgets every message; the system prompt and settings stay.
     public mutating func clear() {
         messages.removeAll()

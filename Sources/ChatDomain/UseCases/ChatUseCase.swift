@@ -1,5 +1,5 @@
 /// Sends a person's messages and turns the repository's results into conversation entries.
-public protocol ChatUseCase: AnyObject {
+public protocol ChatUseCase: AnyObject, Sendable {
     /// Why the last call returned nil; nil after a success.
     var lastError: ChatError? { get }
 

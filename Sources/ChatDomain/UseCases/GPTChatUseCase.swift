@@ -1,10 +1,20 @@
+import Synchronization
+
 /// `ChatUseCase` over a `GPTRepository`.
 ///
-/// A class because `lastError` is state the presenter reads after each call; it is used from
-/// one task at a time.
+/// A class because `lastError` is state the presenter reads after each call; a lock guards it
+/// so an answer can run in a task of its own (the REPL cancels that task on Ctrl-C).
 public final class GPTChatUseCase: ChatUseCase {
-    public private(set) var lastError: ChatError?
+    private let failure = Mutex<ChatError?>(nil)
     private let repository: any GPTRepository
+
+    public var lastError: ChatError? {
+        failure.withLock { $0 }
+    }
+
+    private func setLastError(_ error: ChatError?) {
+        failure.withLock { $0 = error }
+    }
 
     /// Creates the use case over `repository`.
     public init(repository: any GPTRepository) {
@@ -25,7 +35,7 @@ public final class GPTChatUseCase: ChatUseCase {
             conversation.removeLast()
         }
         guard !conversation.messages.isEmpty else {
-            lastError = nil
+            setLastError(nil)
             return nil
         }
         conversation.markLast(.complete)
@@ -35,10 +45,10 @@ public final class GPTChatUseCase: ChatUseCase {
     public func models() async -> [ModelInfo]? {
         switch await repository.listModels() {
         case .success(let models):
-            lastError = nil
+            setLastError(nil)
             return models
         case .failure(let error):
-            lastError = error
+            setLastError(error)
             return nil
         }
     }
@@ -61,10 +71,10 @@ public final class GPTChatUseCase: ChatUseCase {
             try Task.checkCancellation()
             partial.reasoning = reasoning.isEmpty ? nil : reasoning
             conversation.append(partial)
-            lastError = nil
+            setLastError(nil)
             return partial
         } catch {
-            lastError = Self.chatError(from: error)
+            setLastError(Self.chatError(from: error))
             if partial.content.isEmpty {
                 conversation.markLast(.failed)
             } else {

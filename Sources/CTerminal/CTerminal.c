@@ -1,0 +1,338 @@
+#include "CTerminal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <histedit.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+// ---- Signals -------------------------------------------------------------------------------
+
+static volatile sig_atomic_t last_signal = 0;
+static int signal_pipe[2] = {-1, -1};
+/// The thread blocked reading a line, if any: a signal must interrupt that thread's read, but
+/// the kernel may deliver it to any thread, so the handler forwards it there.
+static volatile sig_atomic_t reading = 0;
+static pthread_t reader_thread;
+
+static void on_signal(int number) {
+    int saved = errno;
+    if (reading && !pthread_equal(pthread_self(), reader_thread)) {
+        pthread_kill(reader_thread, number);
+        errno = saved;
+        return;
+    }
+    last_signal = number;
+    if (signal_pipe[1] >= 0) {
+        char byte = (char)number;
+        ssize_t ignored = write(signal_pipe[1], &byte, 1);
+        (void)ignored;
+    }
+    errno = saved;
+}
+
+int cterm_signals_install(void) {
+    if (signal_pipe[0] < 0) {
+        if (pipe(signal_pipe) != 0) return -1;
+        fcntl(signal_pipe[0], F_SETFD, FD_CLOEXEC);
+        fcntl(signal_pipe[1], F_SETFD, FD_CLOEXEC);
+        fcntl(signal_pipe[1], F_SETFL, O_NONBLOCK);
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = 0;  // no SA_RESTART: a blocking read returns EINTR
+    int numbers[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+        if (sigaction(numbers[i], &action, NULL) != 0) return -1;
+    }
+    return signal_pipe[0];
+}
+
+// ---- Line editor ---------------------------------------------------------------------------
+
+struct cterm_editor {
+    EditLine *el;
+    History *history;
+    HistEvent event;
+    char *prompt;
+    char **completions;
+    int completion_count;
+    char *line;
+    int interrupted;
+};
+
+static char *prompt_function(EditLine *el) {
+    cterm_editor *editor = NULL;
+    el_get(el, EL_CLIENTDATA, &editor);
+    return editor && editor->prompt ? editor->prompt : "";
+}
+
+/// Tab: complete a slash command at the start of the line.
+static unsigned char complete_command(EditLine *el, int ch) {
+    (void)ch;
+    cterm_editor *editor = NULL;
+    el_get(el, EL_CLIENTDATA, &editor);
+    const LineInfo *info = el_line(el);
+    size_t length = (size_t)(info->cursor - info->buffer);
+    if (!editor || length == 0 || info->buffer[0] != '/' || memchr(info->buffer, ' ', length)) {
+        return CC_REFRESH_BEEP;
+    }
+    const char *match = NULL;
+    size_t common = 0;
+    int matches = 0;
+    for (int i = 0; i < editor->completion_count; i++) {
+        const char *word = editor->completions[i];
+        if (strncmp(word, info->buffer, length) != 0) continue;
+        if (matches == 0) {
+            match = word;
+            common = strlen(word);
+        } else {
+            size_t j = 0;
+            while (j < common && word[j] == match[j]) j++;
+            common = j;
+        }
+        matches++;
+    }
+    if (matches == 0) return CC_REFRESH_BEEP;
+    if (common > length) {
+        char insert[256];
+        size_t count = common - length < sizeof insert - 2 ? common - length : sizeof insert - 2;
+        memcpy(insert, match + length, count);
+        insert[count] = '\0';
+        if (matches == 1) strcat(insert, " ");
+        el_insertstr(el, insert);
+        return CC_REFRESH;
+    }
+    if (matches > 1) {
+        // Show the candidates under the line, then redraw it.
+        fputc('\n', stdout);
+        for (int i = 0; i < editor->completion_count; i++) {
+            if (strncmp(editor->completions[i], info->buffer, length) == 0) {
+                fprintf(stdout, "%s  ", editor->completions[i]);
+            }
+        }
+        fputc('\n', stdout);
+        fflush(stdout);
+        return CC_REDISPLAY;
+    }
+    return CC_REFRESH;
+}
+
+/// Ctrl-C typed while the terminal is in libedit's mode (where it may arrive as a key rather
+/// than a signal): end the read and report an interruption, discarding the line.
+static unsigned char interrupt_line(EditLine *el, int ch) {
+    (void)ch;
+    cterm_editor *editor = NULL;
+    el_get(el, EL_CLIENTDATA, &editor);
+    if (editor) editor->interrupted = 1;
+    return CC_NEWLINE;
+}
+
+/// ESC [ 200 ~ starts a bracketed paste: take everything up to ESC [ 201 ~ as text, newlines
+/// included, so a pasted block is one message.
+static unsigned char bracketed_paste(EditLine *el, int ch) {
+    (void)ch;
+    static const char end[] = "\033[201~";
+    size_t capacity = 1024, length = 0, matched = 0;
+    char *text = malloc(capacity);
+    if (!text) return CC_ERROR;
+    char c;
+    while (el_getc(el, &c) == 1) {
+        if (c == end[matched]) {
+            matched++;
+            if (end[matched] == '\0') break;
+            continue;
+        }
+        // A partial end marker that did not complete is ordinary text.
+        for (size_t i = 0; i <= matched; i++) {
+            char out = i < matched ? end[i] : c;
+            if (out == '\r') out = '\n';
+            if (length + 2 > capacity) {
+                capacity *= 2;
+                char *grown = realloc(text, capacity);
+                if (!grown) {
+                    free(text);
+                    return CC_ERROR;
+                }
+                text = grown;
+            }
+            text[length++] = out;
+        }
+        matched = 0;
+    }
+    text[length] = '\0';
+    el_insertstr(el, text);
+    free(text);
+    return CC_REFRESH;
+}
+
+/// Reads one character for libedit. Unlike libedit's own reader, which retries a read that a
+/// signal interrupted, this gives up at once, so Ctrl-C (SIGINT) ends the prompt's read.
+static int read_character(EditLine *el, wchar_t *out) {
+    (void)el;
+    unsigned char bytes[4];
+    ssize_t count = read(STDIN_FILENO, &bytes[0], 1);
+    if (count == 0) return 0;
+    if (count < 0) return -1;
+    int length = bytes[0] < 0x80 ? 1 : (bytes[0] >> 5) == 0x6 ? 2 : (bytes[0] >> 4) == 0xE ? 3 : (bytes[0] >> 3) == 0x1E ? 4 : 1;
+    for (int i = 1; i < length; i++) {
+        count = read(STDIN_FILENO, &bytes[i], 1);
+        if (count <= 0) return count == 0 ? 0 : -1;
+    }
+    mbstate_t state;
+    memset(&state, 0, sizeof state);
+    wchar_t character;
+    size_t used = mbrtowc(&character, (const char *)bytes, (size_t)length, &state);
+    *out = (used == (size_t)-1 || used == (size_t)-2) ? (wchar_t)0xFFFD : character;
+    return 1;
+}
+
+cterm_editor *cterm_editor_open(const char *program, int history_size) {
+    setlocale(LC_CTYPE, "");
+    cterm_editor *editor = calloc(1, sizeof *editor);
+    if (!editor) return NULL;
+    editor->el = el_init(program, stdin, stdout, stderr);
+    editor->history = history_init();
+    if (!editor->el || !editor->history) {
+        cterm_editor_close(editor);
+        return NULL;
+    }
+    history(editor->history, &editor->event, H_SETSIZE, history_size);
+    history(editor->history, &editor->event, H_SETUNIQUE, 1);
+    el_set(editor->el, EL_CLIENTDATA, editor);
+    el_set(editor->el, EL_EDITOR, "emacs");
+    el_set(editor->el, EL_GETCFN, read_character);
+    // Keep Ctrl-C a signal while editing (libedit turns ISIG off and ignores the key), so the
+    // same SIGINT handler serves the prompt and a streaming answer.
+    el_set(editor->el, EL_SETTY, "-d", "+isig", NULL);
+    el_set(editor->el, EL_PROMPT_ESC, prompt_function, '\1');
+    el_set(editor->el, EL_HIST, history, editor->history);
+    el_set(editor->el, EL_ADDFN, "chat-complete", "Complete a slash command", complete_command);
+    el_set(editor->el, EL_BIND, "^I", "chat-complete", NULL);
+    el_set(editor->el, EL_ADDFN, "chat-interrupt", "Discard the line", interrupt_line);
+    el_set(editor->el, EL_BIND, "^C", "chat-interrupt", NULL);
+    el_set(editor->el, EL_ADDFN, "chat-paste", "Bracketed paste", bracketed_paste);
+    el_set(editor->el, EL_BIND, "\\e[200~", "chat-paste", NULL);
+    // Home/End and word-wise movement as most terminals send them.
+    el_set(editor->el, EL_BIND, "\\e[H", "ed-move-to-beg", NULL);
+    el_set(editor->el, EL_BIND, "\\e[F", "ed-move-to-end", NULL);
+    el_set(editor->el, EL_BIND, "\\e[1~", "ed-move-to-beg", NULL);
+    el_set(editor->el, EL_BIND, "\\e[4~", "ed-move-to-end", NULL);
+    el_set(editor->el, EL_BIND, "\\e[3~", "ed-delete-next-char", NULL);
+    el_set(editor->el, EL_BIND, "\\e[1;5D", "ed-prev-word", NULL);
+    el_set(editor->el, EL_BIND, "\\e[1;5C", "em-next-word", NULL);
+    el_set(editor->el, EL_BIND, "^W", "ed-delete-prev-word", NULL);
+    el_set(editor->el, EL_BIND, "\\e^?", "ed-delete-prev-word", NULL);
+    el_source(editor->el, NULL);  // the person's ~/.editrc, if any
+    return editor;
+}
+
+void cterm_editor_set_completions(cterm_editor *editor, const char *const *words, int count) {
+    for (int i = 0; i < editor->completion_count; i++) free(editor->completions[i]);
+    free(editor->completions);
+    editor->completions = calloc((size_t)count, sizeof(char *));
+    editor->completion_count = 0;
+    if (!editor->completions) return;
+    for (int i = 0; i < count; i++) editor->completions[editor->completion_count++] = strdup(words[i]);
+}
+
+/// The prompt with each ANSI escape sequence wrapped in \1 markers, so libedit passes it to the
+/// terminal as is and leaves it out of its width counting (EL_PROMPT_ESC).
+static char *marked_prompt(const char *prompt) {
+    size_t length = strlen(prompt);
+    char *marked = malloc(length * 3 + 1);
+    if (!marked) return NULL;
+    size_t out = 0;
+    for (size_t i = 0; i < length; i++) {
+        if (prompt[i] == '\033') {
+            marked[out++] = '\1';
+            while (i < length) {
+                marked[out++] = prompt[i];
+                if ((prompt[i] >= 'A' && prompt[i] <= 'Z') || (prompt[i] >= 'a' && prompt[i] <= 'z')) break;
+                i++;
+            }
+            marked[out++] = '\1';
+        } else {
+            marked[out++] = prompt[i];
+        }
+    }
+    marked[out] = '\0';
+    return marked;
+}
+
+const char *cterm_editor_read(cterm_editor *editor, const char *prompt, int *status) {
+    free(editor->prompt);
+    editor->prompt = marked_prompt(prompt);
+    // Ask the terminal to mark pasted text, for as long as we read.
+    fputs("\033[?2004h", stdout);
+    fflush(stdout);
+    int count = 0;
+    errno = 0;
+    editor->interrupted = 0;
+    // The caller may be a pool thread that blocks signals; let this read be interrupted.
+    sigset_t signals, previous;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    sigaddset(&signals, SIGHUP);
+    reader_thread = pthread_self();
+    last_signal = 0;
+    reading = 1;
+    pthread_sigmask(SIG_UNBLOCK, &signals, &previous);
+    const char *line = el_gets(editor->el, &count);
+    int saved = errno;
+    reading = 0;
+    pthread_sigmask(SIG_SETMASK, &previous, NULL);
+    fputs("\033[?2004l", stdout);
+    fflush(stdout);
+    if (editor->interrupted) {
+        editor->interrupted = 0;
+        *status = 1;
+        return NULL;
+    }
+    if (!line || count <= 0) {
+        *status = (saved == EINTR || last_signal != 0) ? 1 : 0;
+        return NULL;
+    }
+    free(editor->line);
+    editor->line = strdup(line);
+    if (!editor->line) {
+        *status = 0;
+        return NULL;
+    }
+    size_t length = strlen(editor->line);
+    if (length > 0 && editor->line[length - 1] == '\n') editor->line[length - 1] = '\0';
+    *status = 0;
+    return editor->line;
+}
+
+void cterm_editor_history_add(cterm_editor *editor, const char *line) {
+    history(editor->history, &editor->event, H_ENTER, line);
+}
+
+int cterm_editor_history_load(cterm_editor *editor, const char *path) {
+    return history(editor->history, &editor->event, H_LOAD, path) < 0 ? -1 : 0;
+}
+
+int cterm_editor_history_save(cterm_editor *editor, const char *path) {
+    return history(editor->history, &editor->event, H_SAVE, path) < 0 ? -1 : 0;
+}
+
+void cterm_editor_close(cterm_editor *editor) {
+    if (!editor) return;
+    if (editor->el) el_end(editor->el);
+    if (editor->history) history_end(editor->history);
+    for (int i = 0; i < editor->completion_count; i++) free(editor->completions[i]);
+    free(editor->completions);
+    free(editor->prompt);
+    free(editor->line);
+    free(editor);
+}

@@ -1,0 +1,42 @@
+#ifndef CTERMINAL_H
+#define CTERMINAL_H
+
+// Non-variadic wrappers for libedit (whose el_set/history calls are variadic) and an
+// async-signal-safe signal handler, for the chat REPL.
+
+#include <stddef.h>
+
+// ---- Signals -------------------------------------------------------------------------------
+
+/// Installs a handler for SIGINT, SIGTERM and SIGHUP that records the signal and writes one
+/// byte to a pipe (no SA_RESTART, so a blocking read such as libedit's returns with EINTR).
+/// Returns the pipe's read end, or -1.
+int cterm_signals_install(void);
+
+// ---- Line editor ---------------------------------------------------------------------------
+
+typedef struct cterm_editor cterm_editor;
+
+/// Opens an editor on the terminal (stdin/stdout), emacs key bindings, with `history_size`
+/// lines of history, Tab completion over `completions` (words starting with "/"), and
+/// bracketed paste. Returns NULL if libedit cannot start.
+cterm_editor *cterm_editor_open(const char *program, int history_size);
+
+/// Sets the words Tab completes at the start of a line (copied).
+void cterm_editor_set_completions(cterm_editor *editor, const char *const *words, int count);
+
+/// Reads a line with `prompt`. Returns the line without its final newline (valid until the
+/// next call), or NULL at end of input (status 0) or when interrupted by a signal (status 1).
+const char *cterm_editor_read(cterm_editor *editor, const char *prompt, int *status);
+
+/// Adds a line to the history.
+void cterm_editor_history_add(cterm_editor *editor, const char *line);
+
+/// Loads and saves the history file; return 0 on success.
+int cterm_editor_history_load(cterm_editor *editor, const char *path);
+int cterm_editor_history_save(cterm_editor *editor, const char *path);
+
+/// Restores the terminal and frees the editor.
+void cterm_editor_close(cterm_editor *editor);
+
+#endif

@@ -1,0 +1,51 @@
+import ChatDomain
+
+extension ConversationFileDTO {
+    static let formatName = "chat-conversation"
+    static let currentVersion = 1
+
+    init(_ conversation: Conversation) {
+        self.init(
+            format: Self.formatName,
+            version: Self.currentVersion,
+            model: conversation.settings.model,
+            system_prompt: conversation.systemPrompt,
+            temperature: conversation.settings.temperature,
+            max_tokens: conversation.settings.maxTokens,
+            messages: conversation.messages.map { message in
+                MessageDTO(
+                    role: message.role.rawValue,
+                    content: message.content,
+                    state: message.state == .complete ? nil : message.state.rawValue,
+                    reasoning: message.reasoning,
+                    usage: message.usage.map {
+                        UsageFileDTO(
+                            prompt_tokens: $0.promptTokens, completion_tokens: $0.completionTokens,
+                            total_tokens: $0.totalTokens)
+                    }
+                )
+            }
+        )
+    }
+
+    /// The conversation, keeping `stream` from the current settings; nil names what is wrong.
+    func toDomain(stream: Bool) -> Result<Conversation, ArchiveError> {
+        var messages: [ChatMessage] = []
+        for (index, message) in self.messages.enumerated() {
+            guard let role = Role(rawValue: message.role), role != .system else {
+                return .failure(ArchiveError("message \(index + 1) has an unknown role \"\(message.role)\""))
+            }
+            let state = message.state.flatMap(MessageState.init(rawValue:)) ?? .complete
+            messages.append(
+                ChatMessage(
+                    role: role, content: message.content, state: state, reasoning: message.reasoning,
+                    usage: message.usage.map {
+                        TokenUsage(
+                            promptTokens: $0.prompt_tokens, completionTokens: $0.completion_tokens,
+                            totalTokens: $0.total_tokens)
+                    }))
+        }
+        let settings = ChatSettings(model: model, temperature: temperature, maxTokens: max_tokens, stream: stream)
+        return .success(Conversation(systemPrompt: system_prompt, settings: settings, messages: messages))
+    }
+}

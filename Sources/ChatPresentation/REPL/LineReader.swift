@@ -1,0 +1,7 @@
+/// Reads the person's lines: libedit on a terminal, plain lines from a pipe, a script in tests.
+public protocol LineReader: AnyObject {
+    /// Shows `prompt` (where there is a person to see it) and reads one line.
+    func readLine(prompt: String) -> LineInput
+    /// Remembers a line the person entered, for Up-arrow recall.
+    func remember(_ line: String)
+}

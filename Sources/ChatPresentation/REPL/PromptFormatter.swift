@@ -1,0 +1,27 @@
+import ChatDomain
+
+/// The REPL prompt: the conversation's state at a glance — model, turns, size in tokens.
+struct PromptFormatter {
+    var style: TerminalStyle
+
+    func prompt(for conversation: Conversation) -> String {
+        var parts = [conversation.settings.model]
+        let turns = conversation.turnCount
+        parts.append(turns == 1 ? "1 turn" : "\(turns) turns")
+        if let usage = conversation.lastUsage {
+            parts.append("\(Self.compact(usage.totalTokens)) tokens")
+        } else if !conversation.messages.isEmpty {
+            parts.append("~\(Self.compact(conversation.estimatedTokens)) tokens")
+        }
+        return style.dim(parts.joined(separator: " · ")) + " " + style.bold("›") + " "
+    }
+
+    /// The prompt inside a `"""` block.
+    var continuation: String { style.dim("…") + " " }
+
+    static func compact(_ count: Int) -> String {
+        guard count >= 1000 else { return String(count) }
+        let tenths = (count + 50) / 100
+        return "\(tenths / 10).\(tenths % 10)k"
+    }
+}

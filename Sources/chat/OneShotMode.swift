@@ -1,0 +1,36 @@
+import ChatPresentation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `chat "prompt"`: one question, the answer streamed to stdout.
+struct OneShotMode {
+    var session: Session
+
+    func run(prompt: String) async -> Int32 {
+        let presenter = OneShotPresenter(
+            useCase: session.useCase, output: session.stdout, notes: session.stderr, notesStyle: session.notesStyle)
+        let conversation = session.conversation
+        let task = Task {
+            var conversation = conversation
+            return await presenter.run(prompt, in: &conversation)
+        }
+        let signals = SignalWatcher()
+        let received = SignalRecord()
+        signals.start { number in
+            received.store(number)
+            task.cancel()
+        }
+        switch await task.value {
+        case .answered, .outputClosed:
+            return 0
+        case .failed:
+            return 1
+        case .interrupted:
+            return SignalWatcher.exitStatus(for: received.last ?? SIGINT)
+        }
+    }
+}

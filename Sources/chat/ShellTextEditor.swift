@@ -1,0 +1,55 @@
+import ChatPresentation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `TextEditor` that runs `$VISUAL` or `$EDITOR` (else `vi`) on a private temporary file.
+struct ShellTextEditor: TextEditor {
+    var command: String
+
+    init(environment: [String: String]) {
+        command = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+    }
+
+    func edit(_ initial: String) -> Result<String, EditorFailure> {
+        var template = Array("/tmp/chat-message-XXXXXX.md".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return mkstemps(base, 3)
+        }
+        guard fd >= 0 else { return .failure(EditorFailure("/edit could not create a temporary file")) }
+        let path = String(cString: template)
+        defer { unlink(path) }
+        _ = initial.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+
+        var pid: pid_t = 0
+        let arguments = ["/bin/sh", "-c", command + " \"$1\"", "sh", path]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        guard posix_spawn(&pid, "/bin/sh", nil, nil, &argv, environ) == 0 else {
+            return .failure(EditorFailure("/edit could not start \(command)"))
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        guard status == 0 else {
+            return .failure(EditorFailure("the editor (\(command)) failed; nothing sent"))
+        }
+        var bytes: [UInt8] = []
+        let input = open(path, O_RDONLY)
+        guard input >= 0 else { return .failure(EditorFailure("/edit could not read what was saved")) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes.append(contentsOf: buffer[0..<count])
+        }
+        close(input)
+        var text = String(decoding: bytes, as: UTF8.self)
+        while text.last?.isNewline == true { text.removeLast() }
+        return .success(text)
+    }
+}
