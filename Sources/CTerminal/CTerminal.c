@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <histedit.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
@@ -57,6 +58,9 @@ int cterm_signals_install(void) {
 }
 
 // ---- Line editor ---------------------------------------------------------------------------
+
+/// Whether characters are UTF-8 (else a prompt's non-ASCII characters are left out).
+static int utf8_locale = 1;
 
 struct cterm_editor {
     EditLine *el;
@@ -196,7 +200,11 @@ static int read_character(EditLine *el, wchar_t *out) {
 }
 
 cterm_editor *cterm_editor_open(const char *program, int history_size) {
-    setlocale(LC_CTYPE, "");
+    // UTF-8 input needs a UTF-8 locale; under "C" (no LANG) libedit also fails on a non-ASCII
+    // prompt, so fall back to C.UTF-8 for character handling.
+    const char *locale = setlocale(LC_CTYPE, "");
+    if (!locale || strcmp(nl_langinfo(CODESET), "UTF-8") != 0) setlocale(LC_CTYPE, "C.UTF-8");
+    utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     cterm_editor *editor = calloc(1, sizeof *editor);
     if (!editor) return NULL;
     editor->el = el_init(program, stdin, stdout, stderr);
@@ -260,7 +268,7 @@ static char *marked_prompt(const char *prompt) {
                 i++;
             }
             marked[out++] = '\1';
-        } else {
+        } else if (utf8_locale || (unsigned char)prompt[i] < 0x80) {
             marked[out++] = prompt[i];
         }
     }

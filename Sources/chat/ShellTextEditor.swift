@@ -21,7 +21,7 @@ struct ShellTextEditor: TextEditor {
             return mkstemps(base, 3)
         }
         guard fd >= 0 else { return .failure(EditorFailure("/edit could not create a temporary file")) }
-        let path = String(cString: template)
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
         _ = initial.withCString { write(fd, $0, strlen($0)) }
         close(fd)

@@ -111,7 +111,8 @@ public struct SettingsResolver {
             return host.hasPrefix("[::1]")
         }
         let name = host.prefix { $0 != ":" }.lowercased()
-        return name == "localhost" || name.hasSuffix(".localhost") || name.hasPrefix("127.")
+        let isIPv4 = !name.isEmpty && name.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
+        return name == "localhost" || name.hasSuffix(".localhost") || (isIPv4 && name.hasPrefix("127."))
     }
 
     // MARK: - Pieces

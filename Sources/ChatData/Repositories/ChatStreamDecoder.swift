@@ -23,11 +23,11 @@ struct ChatStreamDecoder {
     mutating func decode(_ event: SSEEvent, _ emit: (ChatEvent) -> Void) throws(ChatError) {
         guard !isDone else { return }
         if let legacy = event.legacyError {
-            throw .streamError(message: errorMessage(in: legacy) ?? legacy.trimmingASCIIWhitespace())
+            throw .streamError(message: errorMessage(in: legacy, flat: true) ?? legacy.trimmingASCIIWhitespace())
         }
         let data = event.data.trimmingASCIIWhitespace()
         if event.type == "error" {
-            throw .streamError(message: errorMessage(in: data) ?? (data.isEmpty ? "no message" : data))
+            throw .streamError(message: errorMessage(in: data, flat: true) ?? (data.isEmpty ? "no message" : data))
         }
         if data.isEmpty { return }
         if data == "[DONE]" {
@@ -54,12 +54,12 @@ struct ChatStreamDecoder {
         chunk.forEachEvent(emit)
     }
 
-    /// The message of an error object in `text`, if it holds one.
-    private func errorMessage(in text: String) -> String? {
-        guard let dto = try? JSON.decode(APIErrorDTO.self, from: text, using: decoder), let detail = dto.detail else {
-            return nil
-        }
-        return detail.message
+    /// The message of an error object in `text`, if it holds one. With `flat`, for text already
+    /// known to be an error (`event: error`, an `error:` field), a bare `{"message": …}` counts too.
+    private func errorMessage(in text: String, flat: Bool = false) -> String? {
+        guard let dto = try? JSON.decode(APIErrorDTO.self, from: text, using: decoder) else { return nil }
+        if let detail = dto.detail { return detail.message }
+        return flat ? dto.message : nil
     }
 
     static func excerpt(_ text: String, limit: Int = 80) -> String {

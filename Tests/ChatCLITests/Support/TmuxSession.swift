@@ -1,0 +1,101 @@
+import Foundation
+
+/// A program running in a real pseudo-terminal under tmux: keys in, screen out.
+struct TmuxSession {
+    static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
+    }
+
+    private let socket = "chat-tests-\(UUID().uuidString.prefix(8))"
+    let name = "s"
+
+    /// Starts `program` with `arguments` in a 120×30 terminal. A shell around it reports its exit
+    /// status on the screen; it ignores SIGINT itself, as an interactive shell would, so Ctrl-C
+    /// reaches only the program.
+    init(program: String, arguments: [String], environment: [String: String]) throws {
+        let exports = environment.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
+        let line = ([program] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let command = "env -i \(exports) sh -c \"trap '' INT; \(line); echo exit status \\$?; sleep 60\""
+        // The tmux server this starts outlives the call: give it no pipe to hold open.
+        try tmux(["new-session", "-d", "-s", name, "-x", "120", "-y", "30", command], capture: false)
+    }
+
+    /// Types `keys` (tmux key names such as `Enter`, `C-c`, `Up`).
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", name] + keys)
+    }
+
+    /// Types `text` literally.
+    func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", name, "-l", text])
+    }
+
+    /// What the screen shows.
+    func screen() -> String {
+        (try? tmux(["capture-pane", "-t", name, "-p"])) ?? ""
+    }
+
+    /// Waits until the screen satisfies `condition` (at most `timeout` seconds).
+    func waitForScreen(timeout: Double = 10, _ condition: (String) -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if condition(screen()) { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
+    /// The exit status the program reported on the screen once it ended (at most `timeout` s).
+    func exitStatus(timeout: Double = 10) -> Int? {
+        var status: Int?
+        _ = waitForScreen(timeout: timeout) { screen in
+            guard let range = screen.range(of: "exit status ") else { return false }
+            status = Int(screen[range.upperBound...].prefix { $0.isNumber })
+            return status != nil
+        }
+        return status
+    }
+
+    func kill() {
+        _ = try? tmux(["kill-server"])
+    }
+
+    /// Runs tmux with posix_spawn and waitpid: Foundation's Process waits for every inheritor of
+    /// its exit-watching descriptor, and the tmux server that `new-session` starts keeps it.
+    @discardableResult
+    private func tmux(_ arguments: [String], capture: Bool = true) throws -> String {
+        var pipeEnds: [Int32] = [-1, -1]
+        guard pipe(&pipeEnds) == 0 else { throw POSIXError(.EMFILE) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if capture {
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        let argv = (["/usr/bin/tmux", "-L", socket] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, "/usr/bin/tmux", &actions, nil, argv, environ)
+        close(pipeEnds[1])
+        defer { close(pipeEnds[0]) }
+        guard spawned == 0 else { throw POSIXError(.ENOENT) }
+        var output = Data()
+        if capture {
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(pipeEnds[0], &buffer, buffer.count)
+                if count <= 0 { break }
+                output.append(contentsOf: buffer[0..<count])
+            }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return String(decoding: output, as: UTF8.self)
+    }
+}

@@ -1,0 +1,888 @@
+import ChatDomain
+import Testing
+
+@testable import ChatData
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+// MARK: - Helpers
+
+/// A directory of its own under /tmp for one test.
+private struct TempDir {
+    let path: String
+
+    /// Writes `text` to `name` in the directory with permission bits `mode`; returns its path.
+    @discardableResult
+    func write(_ name: String, _ text: String, mode: mode_t = 0o600) -> String {
+        let file = path + "/" + name
+        let parent = String(file[..<(file.lastIndex(of: "/") ?? file.endIndex)])
+        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(text.utf8)), "could not write \(file)")
+        #expect(chmod(file, mode) == 0, "could not chmod \(file)")
+        return file
+    }
+
+    /// Writes `config.json` with `text`; returns its path.
+    @discardableResult
+    func config(_ text: String, mode: mode_t = 0o600) -> String {
+        write("config.json", text, mode: mode)
+    }
+}
+
+/// Runs `body` with a fresh temporary directory, removed afterwards.
+private func withTempDir(_ body: (TempDir) throws -> Void) throws {
+    let path = "/tmp/chat-config-tests-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try body(TempDir(path: path))
+}
+
+/// Overrides built in one expression.
+private func flags(_ configure: (inout SettingOverrides) -> Void = { _ in }) -> SettingOverrides {
+    var overrides = SettingOverrides()
+    configure(&overrides)
+    return overrides
+}
+
+private func resolve(_ environment: [String: String], _ overrides: SettingOverrides = SettingOverrides())
+    throws(DataError) -> ResolvedSettings
+{
+    try SettingsResolver(environment: environment).resolve(overrides)
+}
+
+/// Resolves with the config file at `path`.
+private func resolve(
+    config path: String, _ environment: [String: String] = [:], _ configure: (inout SettingOverrides) -> Void = { _ in }
+) throws(DataError) -> ResolvedSettings {
+    try resolve(
+        environment,
+        flags {
+            $0.configPath = path; configure(&$0)
+        })
+}
+
+/// The error resolving throws, or nil (recording an issue) when it succeeds.
+private func resolveError(
+    _ environment: [String: String], _ overrides: SettingOverrides = SettingOverrides(),
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> DataError? {
+    do throws(DataError) {
+        let settings = try resolve(environment, overrides)
+        Issue.record("expected an error, got base URL \(settings.server.baseURL)", sourceLocation: sourceLocation)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+/// The message of a `.config` error for `file`, recording an issue for any other outcome.
+private func configMessage(
+    _ error: DataError?, file: String, sourceLocation: SourceLocation = #_sourceLocation
+) -> String {
+    guard case .config(let errorFile, let message)? = error else {
+        Issue.record("expected DataError.config, got \(String(describing: error))", sourceLocation: sourceLocation)
+        return ""
+    }
+    #expect(errorFile == file, sourceLocation: sourceLocation)
+    return message
+}
+
+private let key = ["OPENAI_API_KEY": "sk-env"]
+
+// MARK: - ConfigFile
+
+@Suite("Config file parsing")
+struct ConfigFileTests {
+    @Test("every key of a level, the profiles and default_profile are read")
+    func everyKeyIsRead() throws {
+        let json = """
+            {
+              "base_url": "https://top.example/v1", "model": "m", "system_prompt": "Be brief.",
+              "temperature": 1, "max_tokens": 1, "connect_timeout": 2.5, "idle_timeout": 30,
+              "stream": false, "api_key_env": "TOP_KEY", "headers": {"X-A": "1"}, "proxy": "http://proxy:3128",
+              "default_profile": "p",
+              "profiles": {"p": {"model": "pm", "stream": true, "api_key_command": "pass show key"}, "empty": {}}
+            }
+            """
+        let file = try ConfigFile(bytes: Array(json.utf8))
+        var top = ConfigLevel()
+        top.baseURL = "https://top.example/v1"
+        top.model = "m"
+        top.systemPrompt = "Be brief."
+        top.temperature = 1
+        top.maxTokens = 1
+        top.connectTimeout = 2.5
+        top.idleTimeout = 30
+        top.stream = false
+        top.apiKeyEnv = "TOP_KEY"
+        top.headers = ["X-A": "1"]
+        top.proxy = "http://proxy:3128"
+        var profile = ConfigLevel()
+        profile.model = "pm"
+        profile.stream = true
+        profile.apiKeyCommand = "pass show key"
+        #expect(file == ConfigFile(top: top, profiles: ["p": profile, "empty": ConfigLevel()], defaultProfile: "p"))
+    }
+
+    @Test("an empty object is an empty config")
+    func emptyObjectIsEmptyConfig() throws {
+        #expect(try ConfigFile(bytes: Array("{}".utf8)) == ConfigFile())
+    }
+
+    struct IssueCase: Sendable, CustomTestStringConvertible {
+        let json: String
+        let key: String
+        let problem: String
+        var testDescription: String { json }
+    }
+
+    @Test(
+        "a bad config names the key and what is wrong",
+        arguments: [
+            IssueCase(json: #"{"temperature": "hot"}"#, key: "temperature", problem: "expected a number, got a string"),
+            IssueCase(
+                json: #"{"temperature": 3}"#, key: "temperature", problem: "expected a number from 0.0 to 2.0, got 3.0"),
+            IssueCase(json: #"{"stream": "yes"}"#, key: "stream", problem: "expected true or false, got a string"),
+            IssueCase(json: #"{"model": 4}"#, key: "model", problem: "expected a string, got a number"),
+            IssueCase(
+                json: #"{"max_tokens": 1.5}"#, key: "max_tokens",
+                problem: "expected a whole number of at least 1, got 1.5"),
+            IssueCase(
+                json: #"{"max_tokens": 0}"#, key: "max_tokens",
+                problem: "expected a whole number of at least 1, got 0.0"),
+            IssueCase(
+                json: #"{"headers": {"X-A": 1}}"#, key: "headers.X-A", problem: "expected a string, got a number"),
+            IssueCase(
+                json: #"{"headers": ["X-A"]}"#, key: "headers", problem: "expected an object of strings, got an array"),
+            IssueCase(
+                json: #"{"default_profile": true}"#, key: "default_profile", problem: "expected a string, got a boolean"
+            ),
+            IssueCase(
+                json: #"{"profiles": []}"#, key: "profiles", problem: "expected an object of profiles, got an array"),
+            IssueCase(
+                json: #"{"profiles": {"w": "x"}}"#, key: "profiles.w", problem: "expected an object, got a string"),
+            IssueCase(
+                json: #"{"profiles": {"work": {"temperature": "hot"}}}"#, key: "profiles.work.temperature",
+                problem: "expected a number, got a string"),
+            IssueCase(json: "[1]", key: "(file)", problem: "expected a JSON object at the top, got an array"),
+        ])
+    func badConfigNamesKey(_ testCase: IssueCase) {
+        #expect(throws: ConfigIssue(key: testCase.key, problem: testCase.problem)) {
+            try ConfigFile(bytes: Array(testCase.json.utf8))
+        }
+    }
+
+    @Test(
+        "an unknown key is named, with the known keys",
+        arguments: [
+            (#"{"modle": "x"}"#, "modle"),
+            (#"{"profiles": {"work": {"modle": "x"}}}"#, "profiles.work.modle"),
+        ])
+    func unknownKeyIsNamed(_ json: String, _ key: String) {
+        do throws(ConfigIssue) {
+            _ = try ConfigFile(bytes: Array(json.utf8))
+            Issue.record("expected an issue")
+        } catch {
+            #expect(error.key == key)
+            #expect(error.problem.hasPrefix("unknown key"))
+            #expect(error.problem.contains("model"))
+        }
+    }
+
+    @Test("profiles and default_profile are not keys of a profile")
+    func profileKeysOnlyAtTop() {
+        do throws(ConfigIssue) {
+            _ = try ConfigFile(bytes: Array(#"{"profiles": {"a": {"profiles": {}}}}"#.utf8))
+            Issue.record("expected an issue")
+        } catch {
+            #expect(error.key == "profiles.a.profiles")
+        }
+    }
+
+    @Test(
+        "two key sources in one level are refused",
+        arguments: [
+            (#"{"api_key": "sk", "api_key_env": "K"}"#, "api_key_env"),
+            (#"{"api_key_file": "/k", "api_key_command": "echo k"}"#, "api_key_command"),
+            (#"{"profiles": {"p": {"api_key": "sk", "api_key_file": "/k"}}}"#, "profiles.p.api_key_file"),
+        ])
+    func twoKeySourcesAreRefused(_ json: String, _ key: String) {
+        do throws(ConfigIssue) {
+            _ = try ConfigFile(bytes: Array(json.utf8))
+            Issue.record("expected an issue")
+        } catch {
+            #expect(error.key == key)
+            #expect(error.problem.hasPrefix("give one of api_key, api_key_env, api_key_file, api_key_command"))
+        }
+    }
+
+    @Test("invalid JSON is an issue with the file", arguments: ["", "{", #"{"model": x}"#, "model = x"])
+    func invalidJSONIsIssue(_ text: String) {
+        do throws(ConfigIssue) {
+            _ = try ConfigFile(bytes: Array(text.utf8))
+            Issue.record("expected an issue")
+        } catch {
+            #expect(error.key == "(file)")
+            #expect(error.problem.hasPrefix("not valid JSON"))
+        }
+    }
+}
+
+// MARK: - Defaults and locations
+
+@Suite("Settings defaults and config location")
+struct SettingsDefaultsTests {
+    @Test("with only OPENAI_API_KEY set, every setting is the default")
+    func defaultsWithKeyOnly() throws {
+        let settings = try resolve(key)
+        #expect(settings.server.baseURL == "https://api.openai.com/v1")
+        #expect(settings.server.apiKey == "sk-env")
+        #expect(settings.server.connectTimeout == 10)
+        #expect(settings.server.idleTimeout == 60)
+        #expect(settings.server.headers.isEmpty)
+        #expect(settings.server.proxy == nil)
+        #expect(settings.model == "gpt-4o-mini")
+        #expect(settings.stream)
+        #expect(settings.temperature == nil)
+        #expect(settings.maxTokens == nil)
+        #expect(settings.systemPrompt == nil)
+        #expect(settings.profile == nil)
+        #expect(settings.warnings.isEmpty)
+    }
+
+    @Test("OPENAI_API_KEY is trimmed, and a blank one is no key")
+    func environmentKeyIsTrimmed() throws {
+        #expect(try resolve(["OPENAI_API_KEY": "  sk-env\n"]).server.apiKey == "sk-env")
+        guard case .missingAPIKey? = resolveError(["OPENAI_API_KEY": " \n"]) else {
+            Issue.record("expected missingAPIKey for a blank OPENAI_API_KEY")
+            return
+        }
+    }
+
+    @Test(
+        "a trailing slash on the base URL is dropped",
+        arguments: [
+            ("https://example.com/v1/", "https://example.com/v1"),
+            ("https://example.com/v1//", "https://example.com/v1"),
+            ("https://example.com/v1", "https://example.com/v1"),
+        ])
+    func trailingSlashIsDropped(_ given: String, _ expected: String) throws {
+        #expect(try resolve(key, flags { $0.baseURL = given }).server.baseURL == expected)
+        #expect(try resolve(key.merging(["OPENAI_BASE_URL": given]) { $1 }).server.baseURL == expected)
+    }
+
+    @Test("the default config path is under XDG_CONFIG_HOME, else HOME/.config")
+    func defaultConfigPath() {
+        #expect(
+            SettingsResolver(environment: ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/h"]).defaultConfigPath
+                == "/x/cfg/chat/config.json")
+        #expect(SettingsResolver(environment: ["HOME": "/h"]).defaultConfigPath == "/h/.config/chat/config.json")
+        #expect(
+            SettingsResolver(environment: ["XDG_CONFIG_HOME": "relative", "HOME": "/h"]).defaultConfigPath
+                == "/h/.config/chat/config.json")
+        #expect(SettingsResolver(environment: [:]).defaultConfigPath == nil)
+    }
+
+    @Test("the default config file is read from XDG_CONFIG_HOME")
+    func readsConfigFromXDG() throws {
+        try withTempDir { dir throws in
+            dir.write("chat/config.json", #"{"model": "from-xdg"}"#)
+            let settings = try resolve(key.merging(["XDG_CONFIG_HOME": dir.path, "HOME": "/nonexistent"]) { $1 })
+            #expect(settings.model == "from-xdg")
+        }
+    }
+
+    @Test("the default config file is read from HOME/.config")
+    func readsConfigFromHome() throws {
+        try withTempDir { dir throws in
+            dir.write(".config/chat/config.json", #"{"model": "from-home"}"#)
+            #expect(try resolve(key.merging(["HOME": dir.path]) { $1 }).model == "from-home")
+        }
+    }
+
+    @Test("a missing default config file is fine")
+    func missingDefaultConfigIsFine() throws {
+        try withTempDir { dir throws in
+            let settings = try resolve(key.merging(["HOME": dir.path, "XDG_CONFIG_HOME": dir.path + "/xdg"]) { $1 })
+            #expect(settings.model == "gpt-4o-mini")
+            #expect(settings.warnings.isEmpty)
+        }
+    }
+
+    @Test("a --config file that does not exist is an error naming it")
+    func missingExplicitConfigIsError() throws {
+        try withTempDir { dir throws in
+            let path = dir.path + "/nope.json"
+            let message = configMessage(resolveError(key, flags { $0.configPath = path }), file: path)
+            #expect(message.contains("no such file"))
+        }
+    }
+
+    @Test("a --config path starting with ~/ is under HOME")
+    func explicitConfigExpandsTilde() throws {
+        try withTempDir { dir throws in
+            dir.write("my.json", #"{"model": "tilde"}"#)
+            #expect(try resolve(config: "~/my.json", key.merging(["HOME": dir.path]) { $1 }).model == "tilde")
+        }
+    }
+
+    @Test("a malformed default config file is an error too")
+    func malformedDefaultConfigIsError() throws {
+        try withTempDir { dir throws in
+            let path = dir.write("chat/config.json", "{")
+            let message = configMessage(resolveError(key.merging(["XDG_CONFIG_HOME": dir.path]) { $1 }), file: path)
+            #expect(message.hasPrefix("(file): not valid JSON"))
+        }
+    }
+}
+
+// MARK: - Precedence
+
+struct BaseURLCase: Sendable, CustomTestStringConvertible {
+    let name: String
+    let config: String
+    let environment: [String: String]
+    let flagBaseURL: String?
+    let profile: String?
+    let expected: String
+
+    var testDescription: String { name }
+}
+
+private let profileConfig = """
+    {"base_url": "https://top.example/v1",
+     "profiles": {"p": {"base_url": "https://profile.example/v1", "api_key": "sk-p"}, "bare": {"model": "b"}}}
+    """
+
+private let baseURLCases: [BaseURLCase] = [
+    BaseURLCase(
+        name: "a flag beats the profile", config: profileConfig,
+        environment: ["OPENAI_BASE_URL": "https://env.example/v1"], flagBaseURL: "https://flag.example/v1",
+        profile: "p", expected: "https://flag.example/v1"),
+    BaseURLCase(
+        name: "the profile beats OPENAI_BASE_URL", config: profileConfig,
+        environment: ["OPENAI_BASE_URL": "https://env.example/v1"], flagBaseURL: nil, profile: "p",
+        expected: "https://profile.example/v1"),
+    BaseURLCase(
+        name: "OPENAI_BASE_URL beats the config's top level", config: profileConfig,
+        environment: ["OPENAI_BASE_URL": "https://env.example/v1"], flagBaseURL: nil, profile: nil,
+        expected: "https://env.example/v1"),
+    BaseURLCase(
+        name: "a profile without base_url falls through to OPENAI_BASE_URL", config: profileConfig,
+        environment: ["OPENAI_BASE_URL": "https://env.example/v1"], flagBaseURL: nil, profile: "bare",
+        expected: "https://env.example/v1"),
+    BaseURLCase(
+        name: "the config's top level beats the default", config: profileConfig, environment: [:], flagBaseURL: nil,
+        profile: nil, expected: "https://top.example/v1"),
+    BaseURLCase(
+        name: "an empty OPENAI_BASE_URL is ignored", config: profileConfig, environment: ["OPENAI_BASE_URL": ""],
+        flagBaseURL: nil, profile: nil, expected: "https://top.example/v1"),
+    BaseURLCase(
+        name: "the default when nothing sets it", config: "{}", environment: [:], flagBaseURL: nil, profile: nil,
+        expected: "https://api.openai.com/v1"),
+]
+
+@Suite("Settings precedence")
+struct SettingsPrecedenceTests {
+    @Test("the base URL comes from the highest source that sets it", arguments: baseURLCases)
+    func baseURLPrecedence(_ testCase: BaseURLCase) throws {
+        try withTempDir { dir throws in
+            let path = dir.config(testCase.config)
+            let settings = try resolve(config: path, key.merging(testCase.environment) { $1 }) {
+                $0.baseURL = testCase.flagBaseURL
+                $0.profile = testCase.profile
+            }
+            #expect(settings.server.baseURL == testCase.expected)
+        }
+    }
+
+    private static let allLevels = """
+        {"model": "top-model", "temperature": 0.1, "max_tokens": 10, "system_prompt": "top",
+         "connect_timeout": 1, "idle_timeout": 2, "stream": false,
+         "profiles": {"p": {"model": "profile-model", "temperature": 0.2, "max_tokens": 20, "system_prompt": "profile",
+                            "connect_timeout": 3, "idle_timeout": 4, "stream": true}}}
+        """
+
+    @Test("flags beat the profile for every setting")
+    func flagsBeatProfile() throws {
+        try withTempDir { dir throws in
+            let settings = try resolve(config: dir.config(Self.allLevels), key) {
+                $0.profile = "p"
+                $0.model = "flag-model"
+                $0.temperature = 0.3
+                $0.maxTokens = 30
+                $0.systemPrompt = "flag"
+                $0.connectTimeout = 5
+                $0.idleTimeout = 6
+                $0.stream = false
+            }
+            #expect(settings.model == "flag-model")
+            #expect(settings.temperature == 0.3)
+            #expect(settings.maxTokens == 30)
+            #expect(settings.systemPrompt == "flag")
+            #expect(settings.server.connectTimeout == 5)
+            #expect(settings.server.idleTimeout == 6)
+            #expect(settings.stream == false)
+        }
+    }
+
+    @Test("the profile beats the top level for every setting")
+    func profileBeatsTop() throws {
+        try withTempDir { dir throws in
+            let settings = try resolve(config: dir.config(Self.allLevels), key) { $0.profile = "p" }
+            #expect(settings.profile == "p")
+            #expect(settings.model == "profile-model")
+            #expect(settings.temperature == 0.2)
+            #expect(settings.maxTokens == 20)
+            #expect(settings.systemPrompt == "profile")
+            #expect(settings.server.connectTimeout == 3)
+            #expect(settings.server.idleTimeout == 4)
+            #expect(settings.stream == true)
+        }
+    }
+
+    @Test("the top level beats the defaults for every setting")
+    func topBeatsDefaults() throws {
+        try withTempDir { dir throws in
+            let settings = try resolve(config: dir.config(Self.allLevels), key)
+            #expect(settings.profile == nil)
+            #expect(settings.model == "top-model")
+            #expect(settings.temperature == 0.1)
+            #expect(settings.maxTokens == 10)
+            #expect(settings.systemPrompt == "top")
+            #expect(settings.server.connectTimeout == 1)
+            #expect(settings.server.idleTimeout == 2)
+            #expect(settings.stream == false)
+        }
+    }
+
+    @Test("a profile only overrides the keys it sets")
+    func profileOverridesOnlyItsKeys() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(
+                #"{"model": "top", "temperature": 0.5, "proxy": "http://top:1", "profiles": {"p": {"model": "p"}}}"#)
+            let settings = try resolve(config: path, key) { $0.profile = "p" }
+            #expect(settings.model == "p")
+            #expect(settings.temperature == 0.5)
+            #expect(settings.server.proxy == "http://top:1")
+        }
+    }
+
+    @Test("the profile's proxy beats the top level's")
+    func profileProxyBeatsTop() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"proxy": "http://top:1", "profiles": {"p": {"proxy": "http://profile:2"}}}"#)
+            #expect(try resolve(config: path, key) { $0.profile = "p" }.server.proxy == "http://profile:2")
+        }
+    }
+
+    @Test("a profile's key beats OPENAI_API_KEY")
+    func profileKeyBeatsEnvironmentKey() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"api_key": "sk-top", "profiles": {"p": {"api_key": "sk-profile"}}}"#)
+            #expect(try resolve(config: path, key) { $0.profile = "p" }.server.apiKey == "sk-profile")
+        }
+    }
+
+    @Test("OPENAI_API_KEY beats the top level's key")
+    func environmentKeyBeatsTopKey() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"api_key": "sk-top"}"#)
+            #expect(try resolve(config: path, key).server.apiKey == "sk-env")
+        }
+    }
+
+    @Test("the top level's key is used when OPENAI_API_KEY is not set or blank")
+    func topKeyWithoutEnvironmentKey() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"api_key": " sk-top "}"#)
+            #expect(try resolve(config: path, [:]).server.apiKey == "sk-top")
+            #expect(try resolve(config: path, ["OPENAI_API_KEY": "  "]).server.apiKey == "sk-top")
+        }
+    }
+
+    @Test("a profile without base_url or key source uses OPENAI_API_KEY")
+    func bareProfileInheritsEnvironmentKey() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"profiles": {"p": {"model": "x"}}}"#)
+            #expect(try resolve(config: path, key) { $0.profile = "p" }.server.apiKey == "sk-env")
+        }
+    }
+}
+
+// MARK: - Profiles
+
+@Suite("Profiles")
+struct ProfileTests {
+    private static let config = """
+        {"default_profile": "work",
+         "profiles": {"work": {"model": "work-model"}, "home": {"model": "home-model"}}}
+        """
+
+    @Test("default_profile picks the profile")
+    func defaultProfileIsUsed() throws {
+        try withTempDir { dir throws in
+            let settings = try resolve(config: dir.config(Self.config), key)
+            #expect(settings.profile == "work")
+            #expect(settings.model == "work-model")
+        }
+    }
+
+    @Test("--profile beats default_profile")
+    func profileFlagBeatsDefaultProfile() throws {
+        try withTempDir { dir throws in
+            let settings = try resolve(config: dir.config(Self.config), key) { $0.profile = "home" }
+            #expect(settings.profile == "home")
+            #expect(settings.model == "home-model")
+        }
+    }
+
+    @Test("an unknown --profile is an error listing the known profiles")
+    func unknownProfileFlagIsError() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(Self.config)
+            let error = resolveError(
+                key,
+                flags {
+                    $0.configPath = path; $0.profile = "nope"
+                })
+            #expect(
+                error == .setting(#"no profile named "nope" (--profile); known profiles: home, local, work"#))
+        }
+    }
+
+    @Test("an unknown default_profile is an error naming the config file")
+    func unknownDefaultProfileIsError() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"default_profile": "gone"}"#)
+            let error = resolveError(key, flags { $0.configPath = path })
+            #expect(
+                error == .setting(#"no profile named "gone" (default_profile in \#(path)); known profiles: local"#))
+        }
+    }
+
+    @Test("the built-in local profile works with no config file and no key")
+    func builtInLocalProfile() throws {
+        let settings = try resolve([:], flags { $0.profile = "local" })
+        #expect(settings.profile == "local")
+        #expect(settings.server.baseURL == "http://127.0.0.1:8080/v1")
+        #expect(settings.model == "gemma-3-270m-it")
+        #expect(settings.server.apiKey == nil)
+    }
+
+    @Test("the built-in local profile never gets OPENAI_API_KEY")
+    func builtInLocalProfileGetsNoEnvironmentKey() throws {
+        let settings = try resolve(key, flags { $0.profile = "local" })
+        #expect(settings.server.apiKey == nil)
+    }
+
+    @Test("a config profile named local adds to the built-in one")
+    func configLocalAddsToBuiltIn() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"profiles": {"local": {"model": "qwen3"}}}"#)
+            let settings = try resolve(config: path, key) { $0.profile = "local" }
+            #expect(settings.server.baseURL == "http://127.0.0.1:8080/v1")
+            #expect(settings.model == "qwen3")
+            #expect(settings.server.apiKey == nil)
+        }
+    }
+
+    @Test("headers merge, the profile's winning over the top level's whatever the case")
+    func headersMerge() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(
+                """
+                {"headers": {"X-Org": "top-org", "x-team": "top-team", "User-Agent": "chat"},
+                 "profiles": {"p": {"headers": {"X-Team": "profile-team", "api-key": "azure"}}}}
+                """)
+            let withProfile = try resolve(config: path, key) { $0.profile = "p" }.server.headers
+            #expect(
+                Set(withProfile.map { "\($0.name): \($0.value)" })
+                    == ["X-Org: top-org", "X-Team: profile-team", "User-Agent: chat", "api-key: azure"])
+            #expect(withProfile.count == 4)
+            let withoutProfile = try resolve(config: path, key).server.headers
+            #expect(
+                Set(withoutProfile.map { "\($0.name): \($0.value)" })
+                    == ["X-Org: top-org", "x-team: top-team", "User-Agent: chat"])
+        }
+    }
+}
+
+// MARK: - API keys
+
+@Suite("API keys")
+struct APIKeyTests {
+    @Test("no key for a remote server is missingAPIKey")
+    func missingKeyForRemoteServer() {
+        guard case .missingAPIKey(let message)? = resolveError([:]) else {
+            Issue.record("expected missingAPIKey")
+            return
+        }
+        #expect(message.contains("https://api.openai.com/v1"))
+        #expect(message.contains("OPENAI_API_KEY"))
+    }
+
+    @Test(
+        "a loopback server needs no key",
+        arguments: [
+            "http://127.0.0.1:8080/v1", "http://localhost:11434/v1", "http://[::1]:8080/v1", "http://LOCALHOST/v1",
+            "http://127.1.2.3/v1", "https://user:pw@localhost:8443/v1", "http://api.localhost/v1",
+        ])
+    func loopbackNeedsNoKey(_ url: String) throws {
+        let settings = try resolve([:], flags { $0.baseURL = url })
+        #expect(settings.server.apiKey == nil)
+    }
+
+    @Test(
+        "a server that only looks local needs a key",
+        arguments: [
+            "http://localhost.example.com/v1", "http://127.example.com/v1", "http://[::2]:8080/v1",
+            "http://10.0.0.1:8080/v1", "http://example.com/localhost", "http://localhost@evil.example/v1",
+        ])
+    func nonLoopbackNeedsKey(_ url: String) {
+        guard case .missingAPIKey? = resolveError([:], flags { $0.baseURL = url }) else {
+            Issue.record("expected missingAPIKey for \(url)")
+            return
+        }
+    }
+
+    @Test("api_key_env reads the named variable, trimmed")
+    func apiKeyEnvReadsVariable() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"api_key_env": "MY_KEY"}"#)
+            #expect(try resolve(config: path, ["MY_KEY": " sk-var\n"]).server.apiKey == "sk-var")
+        }
+    }
+
+    @Test("api_key_env naming an unset or blank variable is an error naming it", arguments: [[:], ["MY_KEY": " "]])
+    func apiKeyEnvUnsetIsError(_ environment: [String: String]) throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"api_key_env": "MY_KEY"}"#)
+            let message = configMessage(resolveError(environment, flags { $0.configPath = path }), file: path)
+            #expect(message == "api_key_env names MY_KEY, which is not set")
+        }
+    }
+
+    @Test("api_key_file reads the file, trimmed, with ~/ under HOME")
+    func apiKeyFileIsRead() throws {
+        try withTempDir { dir throws in
+            dir.write("key.txt", " sk-file \n")
+            let absolute = dir.config(#"{"api_key_file": "\#(dir.path)/key.txt"}"#)
+            #expect(try resolve(config: absolute).server.apiKey == "sk-file")
+            let tilde = dir.write("tilde.json", #"{"api_key_file": "~/key.txt"}"#)
+            #expect(try resolve(config: tilde, ["HOME": dir.path]).server.apiKey == "sk-file")
+        }
+    }
+
+    @Test("a missing api_key_file is an error naming it")
+    func missingAPIKeyFileIsError() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"api_key_file": "\#(dir.path)/absent.txt"}"#)
+            let message = configMessage(resolveError([:], flags { $0.configPath = path }), file: path)
+            #expect(message.contains("api_key_file \(dir.path)/absent.txt does not exist"))
+        }
+    }
+
+    @Test("an empty api_key_file is an error")
+    func emptyAPIKeyFileIsError() throws {
+        try withTempDir { dir throws in
+            dir.write("key.txt", "\n  \n")
+            let path = dir.config(#"{"api_key_file": "\#(dir.path)/key.txt"}"#)
+            let message = configMessage(resolveError([:], flags { $0.configPath = path }), file: path)
+            #expect(message.contains("is empty"))
+        }
+    }
+
+    @Test("api_key_command's output is the key, trimmed")
+    func apiKeyCommandOutputIsKey() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"api_key_command": "printf ' sk-cmd\\n'"}"#)
+            #expect(try resolve(config: path).server.apiKey == "sk-cmd")
+        }
+    }
+
+    @Test(
+        "a failing or silent api_key_command is an error",
+        arguments: [
+            ("echo sk-partial; exit 3", "api_key_command failed with exit status 3"),
+            ("true", "api_key_command printed nothing"),
+            ("printf '  \\n'", "api_key_command printed nothing"),
+        ])
+    func failingAPIKeyCommandIsError(_ command: String, _ expected: String) throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"api_key_command": "\#(command)"}"#)
+            let message = configMessage(resolveError([:], flags { $0.configPath = path }), file: path)
+            #expect(message == expected)
+        }
+    }
+
+    @Test("a profile's failing key source names the profile")
+    func profileKeyErrorNamesProfile() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"profiles": {"p": {"api_key_env": "P_KEY"}}}"#)
+            let message = configMessage(
+                resolveError(
+                    key,
+                    flags {
+                        $0.configPath = path; $0.profile = "p"
+                    }), file: path)
+            #expect(message == "profiles.p.api_key_env names P_KEY, which is not set")
+        }
+    }
+
+    @Test("two key sources in one level are an error")
+    func twoKeySourcesAreError() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"api_key": "sk-a", "api_key_env": "B"}"#)
+            let message = configMessage(resolveError([:], flags { $0.configPath = path }), file: path)
+            #expect(message.hasPrefix("api_key_env: give one of"))
+            #expect(message.contains("not api_key and api_key_env"))
+        }
+    }
+
+    @Test("a profile with its own remote base_url and no key source gets no key, so the key is missing")
+    func profileWithOwnServerGetsNoForeignKey() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(
+                #"{"api_key": "sk-top", "profiles": {"other": {"base_url": "https://other.example/v1"}}}"#)
+            guard
+                case .missingAPIKey(let message)? = resolveError(
+                    key,
+                    flags {
+                        $0.configPath = path; $0.profile = "other"
+                    })
+            else {
+                Issue.record("expected missingAPIKey")
+                return
+            }
+            #expect(message.contains("https://other.example/v1"))
+        }
+    }
+
+    @Test("a profile with its own loopback base_url and no key source gets no key and needs none")
+    func profileWithOwnLoopbackServerGetsNoKey() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"profiles": {"ollama": {"base_url": "http://localhost:11434/v1"}}}"#)
+            let settings = try resolve(config: path, key) { $0.profile = "ollama" }
+            #expect(settings.server.baseURL == "http://localhost:11434/v1")
+            #expect(settings.server.apiKey == nil)
+        }
+    }
+
+    @Test("a profile with its own base_url and api_key_env gets that key")
+    func profileWithOwnServerAndKeyEnv() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(
+                #"{"profiles": {"or": {"base_url": "https://openrouter.ai/api/v1", "api_key_env": "OPENROUTER_API_KEY"}}}"#
+            )
+            let settings = try resolve(config: path, key.merging(["OPENROUTER_API_KEY": "sk-or"]) { $1 }) {
+                $0.profile = "or"
+            }
+            #expect(settings.server.baseURL == "https://openrouter.ai/api/v1")
+            #expect(settings.server.apiKey == "sk-or")
+        }
+    }
+}
+
+// MARK: - Config errors and warnings
+
+@Suite("Config errors and warnings")
+struct ConfigErrorTests {
+    @Test("invalid JSON is a config error naming the file")
+    func invalidJSONNamesFile() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"model": "x",,}"#)
+            let error = resolveError(key, flags { $0.configPath = path })
+            let message = configMessage(error, file: path)
+            #expect(message.hasPrefix("(file): not valid JSON"))
+            #expect(error?.description.contains(path) == true)
+        }
+    }
+
+    @Test(
+        "a wrong value names its key and what was expected",
+        arguments: [
+            (#"{"temperature": "hot"}"#, "temperature: expected a number"),
+            (#"{"modle": "gpt-4o"}"#, "modle: unknown key"),
+            (#"{"profiles": {"work": {"modle": "x"}}}"#, "profiles.work.modle: unknown key"),
+            (#"{"profiles": {"work": {"max_tokens": "ten"}}}"#, "profiles.work.max_tokens: expected a whole number"),
+        ])
+    func wrongValueNamesKey(_ json: String, _ prefix: String) throws {
+        try withTempDir { dir throws in
+            let path = dir.config(json)
+            let message = configMessage(resolveError(key, flags { $0.configPath = path }), file: path)
+            #expect(message.hasPrefix(prefix))
+        }
+    }
+
+    @Test("a config holding api_key that others can read gets a chmod 600 warning")
+    func readableKeyFileWarns() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"api_key": "sk-top"}"#, mode: 0o644)
+            let warnings = try resolve(config: path).warnings
+            #expect(warnings.count == 1)
+            #expect(warnings.first?.contains("chmod 600 \(path)") == true)
+        }
+    }
+
+    @Test("a profile's api_key in a readable config warns too")
+    func readableProfileKeyWarns() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"profiles": {"p": {"api_key": "sk-p"}}}"#, mode: 0o640)
+            #expect(try resolve(config: path, key).warnings.count == 1)
+        }
+    }
+
+    @Test(
+        "no warning for a private config, or one without api_key",
+        arguments: [
+            (#"{"api_key": "sk-top"}"#, 0o600 as mode_t),
+            (#"{"api_key": "sk-top"}"#, 0o400 as mode_t),
+            (#"{"api_key_env": "K"}"#, 0o644 as mode_t),
+            (#"{"model": "m"}"#, 0o666 as mode_t),
+        ])
+    func privateConfigDoesNotWarn(_ json: String, _ mode: mode_t) throws {
+        try withTempDir { dir throws in
+            let path = dir.config(json, mode: mode)
+            #expect(try resolve(config: path, ["K": "sk-k", "OPENAI_API_KEY": "sk-env"]).warnings.isEmpty)
+        }
+    }
+
+    @Test(
+        "a base URL without http:// or https:// is an error naming where it came from",
+        arguments: [
+            ("api.openai.com/v1", nil, nil, "--base-url"),
+            (nil, "localhost:8080/v1", nil, "OPENAI_BASE_URL"),
+            (nil, nil, "ftp://files.example/v1", "base_url in "),
+        ] as [(String?, String?, String?, String)])
+    func baseURLWithoutSchemeIsError(_ flag: String?, _ environment: String?, _ config: String?, _ source: String)
+        throws
+    {
+        try withTempDir { dir throws in
+            let path = dir.config(config.map { #"{"base_url": "\#($0)"}"# } ?? "{}")
+            var env = key
+            env["OPENAI_BASE_URL"] = environment
+            guard
+                case .setting(let message)? = resolveError(
+                    env,
+                    flags {
+                        $0.configPath = path; $0.baseURL = flag
+                    })
+            else {
+                Issue.record("expected DataError.setting")
+                return
+            }
+            #expect(message.contains("must start with http:// or https://"))
+            #expect(message.contains("from \(source)"))
+        }
+    }
+}
