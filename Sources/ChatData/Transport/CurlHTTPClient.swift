@@ -174,6 +174,14 @@ private let headerCallback: curl_write_callback = { buffer, size, count, userDat
     if line.hasPrefix("HTTP/") {
         // A new response block (1xx, or a proxy's CONNECT answer before the real one).
         transfer.headers = [:]
+        transfer.blockStatus = Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    } else if line == "\r\n" || line == "\n" {
+        // The end of a block: if it is the final response, the head is known before any body.
+        var status = 0
+        if let easy = transfer.easy { _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) }
+        if transfer.blockStatus >= 200 && status == transfer.blockStatus {
+            transfer.sendHeadIfNeeded()
+        }
     } else if let colon = line.firstIndex(of: ":") {
         let name = line[..<colon].trimmingASCIIWhitespace().lowercased()
         let value = line[line.index(after: colon)...].trimmingASCIIWhitespace()

@@ -18,6 +18,8 @@ final class CurlTransfer: @unchecked Sendable {
     var easy: UnsafeMutableRawPointer?
     var headers: [String: String] = [:]
     var headSent = false
+    /// The status line of the header block being read.
+    var blockStatus = 0
     var idleTimedOut = false
 
     init(
