@@ -34,9 +34,18 @@ final class AnswerPrinter {
             guard notes.isTerminal else { return }
             inReasoning = true
             notes.write(notesStyle.dim(piece))
+        case .retrying(let attempt, let limit, let delay, let reason):
+            // Said on a terminal only: a script sees the final outcome.
+            guard notes.isTerminal else { return }
+            notes.write(notesStyle.note("retrying in \(Self.seconds(delay)) (\(attempt)/\(limit)): \(reason)") + "\n")
         case .usage, .finished:
             break
         }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10) s"
     }
 
     /// Ends the answer's last line so the next output starts on a line of its own.

@@ -46,7 +46,7 @@ enum ChatCommand {
             break
         }
 
-        let settings: ResolvedSettings
+        var settings: ResolvedSettings
         do {
             settings = try SettingsResolver(environment: environment).resolve(options.overrides)
         } catch {
@@ -56,6 +56,10 @@ enum ChatCommand {
             stderr.write(errorStyle.warning("chat: warning: \(warning)") + "\n")
         }
 
+        if options.verbose {
+            let style = errorStyle
+            settings.server.diagnostics = { text in stderr.write(style.dim(text) + "\n") }
+        }
         let client = CurlHTTPClient()
         defer { client.shutdown() }
         let session = Session(

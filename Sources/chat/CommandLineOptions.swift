@@ -16,4 +16,6 @@ struct CommandLineOptions: Equatable {
     var prompt: String?
     /// `-i`: keep the conversation going in a REPL.
     var interactive = false
+    /// `-v`: request and response diagnostics on stderr, secrets redacted.
+    var verbose = false
 }

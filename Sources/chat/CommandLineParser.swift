@@ -3,17 +3,19 @@
 /// the options explicitly.
 struct CommandLineParser {
     private enum Value {
-        case model, system, temperature, maxTokens, baseURL, connectTimeout, idleTimeout, config, profile
+        case model, system, temperature, maxTokens, baseURL, connectTimeout, idleTimeout, config, profile, retries
     }
 
     private static let valued: [String: Value] = [
         "-m": .model, "--model": .model, "-s": .system, "--system": .system,
         "--temperature": .temperature, "--max-tokens": .maxTokens, "--base-url": .baseURL,
         "--connect-timeout": .connectTimeout, "--idle-timeout": .idleTimeout,
-        "--config": .config, "--profile": .profile,
+        "--config": .config, "--profile": .profile, "--retries": .retries,
     ]
 
-    private static let flags: Set<String> = ["-h", "--help", "--version", "-i", "--interactive", "--no-stream"]
+    private static let flags: Set<String> = [
+        "-h", "--help", "--version", "-i", "--interactive", "--no-stream", "-v", "--verbose", "--allow-insecure-http",
+    ]
 
     func parse(_ arguments: [String]) throws(CLIError) -> CommandLineOptions {
         var options = CommandLineOptions()
@@ -54,6 +56,8 @@ struct CommandLineParser {
             case "--version": options.action = .version
             case "-i", "--interactive": options.interactive = true
             case "--no-stream": options.overrides.stream = false
+            case "-v", "--verbose": options.verbose = true
+            case "--allow-insecure-http": options.overrides.allowInsecureHTTP = true
             case "--api-key", "-k", "--key":
                 throw .usage(
                     "an API key is never taken as a flag (ps would show it): set OPENAI_API_KEY, "
@@ -92,6 +96,11 @@ struct CommandLineParser {
                 throw .usage("\(name) expects a whole number above 0, got \"\(value)\"")
             }
             options.overrides.maxTokens = number
+        case .retries:
+            guard let number = Int(value), (0...20).contains(number) else {
+                throw .usage("\(name) expects a whole number from 0 to 20, got \"\(value)\"")
+            }
+            options.overrides.retries = number
         case .connectTimeout, .idleTimeout:
             guard let seconds = Double(value), seconds > 0, seconds.isFinite else {
                 throw .usage("\(name) expects a number of seconds above 0, got \"\(value)\"")

@@ -22,6 +22,9 @@ enum HelpText {
               --no-stream             ask for the whole answer at once
               --connect-timeout SECS  give up connecting after SECS (default 10)
               --idle-timeout SECS     give up when no data arrives for SECS (default 60)
+              --retries N             send a failed request again up to N times (default 2)
+              --allow-insecure-http   allow sending the API key over plain http to another host
+          -v, --verbose               show requests and responses on stderr (secrets hidden)
           -i, --interactive           start the REPL
           -h, --help                  show this help
               --version               show the version

@@ -354,11 +354,19 @@ import Testing
     @Test func connectionRefusedSaysTheServerMayNotBeRunning() async throws {
         let (result, models) = try await LoopbackTestHelpers.withRefusingPort { port in
             let repository = OpenAIGPTRepository(
-                server: ServerConfiguration(baseURL: "http://127.0.0.1:\(port)/v1", apiKey: "KEY", proxy: ""),
+                server: ServerConfiguration(
+                    baseURL: "http://127.0.0.1:\(port)/v1", apiKey: "KEY", proxy: "",
+                    retry: RetryPolicy(maxRetries: 1, initialDelay: 0.01)),
                 transport: CurlHTTPClient())
             return (await Self.collect(repository.streamChat(Self.request())), await repository.listModels())
         }
-        #expect(result.events.isEmpty)
+        // A refused connection is retried (with the retry said), never answered.
+        #expect(result.events.count == 1)
+        if case .retrying(1, 1, _, let reason)? = result.events.first {
+            #expect(reason.contains("Failed to connect"))
+        } else {
+            Issue.record("expected one retry, got \(result.events)")
+        }
         guard case .connection(let message) = result.error as? ChatError else {
             Issue.record("expected connection error, got \(String(describing: result.error))")
             return
@@ -416,12 +424,13 @@ extension OpenAIGPTRepositoryTests {
         apiKey: String? = "KEY",
         headers: [(name: String, value: String)] = [],
         idleTimeout: Double = 10,
+        retry: RetryPolicy = RetryPolicy(maxRetries: 0),
         client: CurlHTTPClient = CurlHTTPClient()
     ) -> OpenAIGPTRepository {
         OpenAIGPTRepository(
             server: ServerConfiguration(
                 baseURL: server.baseURL, apiKey: apiKey, headers: headers, connectTimeout: 5, idleTimeout: idleTimeout,
-                proxy: ""),
+                proxy: "", retry: retry),
             transport: client)
     }
 

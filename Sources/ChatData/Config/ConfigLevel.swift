@@ -15,11 +15,14 @@ struct ConfigLevel: Equatable {
     var apiKeyCommand: String?
     var headers: [String: String]?
     var proxy: String?
+    var retries: Int?
+    var allowInsecureHTTP: Bool?
 
     /// The keys a level may hold, as written in the file.
     static let keys: Set<String> = [
         "base_url", "model", "system_prompt", "temperature", "max_tokens", "connect_timeout", "idle_timeout",
-        "stream", "api_key", "api_key_env", "api_key_file", "api_key_command", "headers", "proxy",
+        "stream", "api_key", "api_key_env", "api_key_file", "api_key_command", "headers", "proxy", "retries",
+        "allow_insecure_http",
     ]
 
     /// Whether this level names a source for the API key.
@@ -49,6 +52,8 @@ struct ConfigLevel: Equatable {
         apiKeyCommand = try reader.string("api_key_command")
         headers = try reader.stringMap("headers")
         proxy = try reader.string("proxy")
+        retries = try reader.integer("retries", minimum: 0)
+        allowInsecureHTTP = try reader.bool("allow_insecure_http")
         let sources = ["api_key", "api_key_env", "api_key_file", "api_key_command"].filter { object[$0] != nil }
         if sources.count > 1 {
             throw ConfigIssue(

@@ -8,6 +8,10 @@ public struct SettingOverrides: Sendable, Equatable {
     public var connectTimeout: Double?
     public var idleTimeout: Double?
     public var stream: Bool?
+    /// Retries after a failed request.
+    public var retries: Int?
+    /// Allow sending the API key over plain http to a host other than loopback.
+    public var allowInsecureHTTP: Bool?
     /// The profile to use instead of the config's `default_profile`.
     public var profile: String?
     /// A config file to read instead of the default location; it must exist.

@@ -72,6 +72,14 @@ public struct SettingsResolver {
                     + "or use a local server: scripts/local-model start, then chat --profile local")
         }
 
+        let allowInsecure =
+            overrides.allowInsecureHTTP ?? profile?.allowInsecureHTTP ?? file.top.allowInsecureHTTP ?? false
+        if apiKey != nil && url.lowercased().hasPrefix("http://") && !Self.isLoopback(url) && !allowInsecure {
+            throw .setting(
+                "refusing to send the API key over plain http to \(url): use https, or allow it with "
+                    + "--allow-insecure-http (or allow_insecure_http in the profile)")
+        }
+
         var headers: [(name: String, value: String)] = []
         for source in [file.top.headers, profile?.headers] {
             for (name, value) in (source ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -88,7 +96,10 @@ public struct SettingsResolver {
                 ?? Self.defaultConnectTimeout,
             idleTimeout: overrides.idleTimeout ?? profile?.idleTimeout ?? file.top.idleTimeout
                 ?? Self.defaultIdleTimeout,
-            proxy: profile?.proxy ?? file.top.proxy
+            proxy: profile?.proxy ?? file.top.proxy,
+            proxyInUse: ProxyEnvironment(environment: environment).proxy(
+                for: url, configured: profile?.proxy ?? file.top.proxy),
+            retry: RetryPolicy(maxRetries: overrides.retries ?? profile?.retries ?? file.top.retries ?? 2)
         )
         return ResolvedSettings(
             server: server,
@@ -232,6 +243,8 @@ public struct SettingsResolver {
         }
         merged.headers = top.headers ?? merged.headers
         merged.proxy = top.proxy ?? merged.proxy
+        merged.retries = top.retries ?? merged.retries
+        merged.allowInsecureHTTP = top.allowInsecureHTTP ?? merged.allowInsecureHTTP
         return merged
     }
 }

@@ -37,13 +37,19 @@ struct HTTPErrorMapper {
         }
     }
 
-    /// Seconds the server asks to wait: `retry-after-ms`, then `Retry-After` in seconds.
+    /// Seconds the server asks to wait: `retry-after-ms`, then `Retry-After` in seconds or as
+    /// an HTTP date.
     static func retryAfter(_ head: HTTPResponseHead) -> Double? {
-        if let value = head.header("retry-after-ms").flatMap(Double.init), value > 0 {
+        if let value = head.header("retry-after-ms").flatMap(Double.init), value > 0, value.isFinite {
             return value / 1000
         }
-        if let value = head.header("retry-after").flatMap(Double.init), value > 0 {
+        guard let text = head.header("retry-after") else { return nil }
+        if let value = Double(text), value > 0, value.isFinite {
             return value
+        }
+        if let date = HTTPDate.parse(text) {
+            let wait = date - HTTPDate.now()
+            return wait > 0 ? wait : nil
         }
         return nil
     }

@@ -50,7 +50,7 @@ public struct OpenAIGPTRepository: GPTRepository {
             }
             return .success(list.toDomain())
         } catch {
-            return .failure(Self.chatError(error, midStream: false))
+            return .failure(chatError(error, midStream: false))
         }
     }
 
@@ -60,27 +60,39 @@ public struct OpenAIGPTRepository: GPTRepository {
         case undecided, eventStream, json, error
     }
 
+    /// Sends the request, again after a retryable failure before any answer arrived.
     private func run(_ request: ChatRequest, _ yield: (ChatEvent) -> Void) async throws {
+        let policy = server.retry
         var includeUsage = request.settings.stream && !state.streamOptionsRejected.load(ordering: .relaxed)
+        var droppedUsage = false
+        var retries = 0
         while true {
-            var yielded = false
             do {
-                try await attempt(request, includeUsage: includeUsage) { event in
-                    yielded = true
-                    yield(event)
+                try await attempt(request, includeUsage: includeUsage, yield)
+                if droppedUsage { state.streamOptionsRejected.store(true, ordering: .relaxed) }
+                return
+            } catch let failure as AttemptFailure {
+                if case .badRequest(400, _) = failure.error, includeUsage {
+                    // Some servers reject `stream_options`: ask once more without it, and if that
+                    // works, leave it out for the rest of the run.
+                    includeUsage = false
+                    droppedUsage = true
+                    continue
                 }
-                return
-            } catch ChatError.badRequest(400, _) where includeUsage && !yielded {
-                // Some servers reject `stream_options`; ask once more without it, and if that
-                // works, leave it out for the rest of the run.
-                includeUsage = false
-                try await attempt(request, includeUsage: false, yield)
-                state.streamOptionsRejected.store(true, ordering: .relaxed)
-                return
+                guard failure.retryable, retries < policy.maxRetries else { throw failure.error }
+                let delay = policy.delay(
+                    beforeRetry: retries, retryAfter: failure.retryAfter, jitter: .random(in: 0...1))
+                // A server that asks for a long wait is told to the person, not slept through.
+                guard delay <= policy.maxRetryAfter else { throw failure.error }
+                retries += 1
+                yield(.retrying(attempt: retries, limit: policy.maxRetries, delay: delay, reason: failure.summary))
+                try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
             }
         }
     }
 
+    /// One request. Failures before the answer began throw `AttemptFailure`; later ones
+    /// `ChatError`, since text already shown must never be shown twice.
     private func attempt(_ request: ChatRequest, includeUsage: Bool, _ yield: (ChatEvent) -> Void) async throws {
         let url = server.baseURL + "/chat/completions"
         let dto = ChatCompletionRequestDTO(request, includeUsage: includeUsage)
@@ -92,19 +104,24 @@ public struct OpenAIGPTRepository: GPTRepository {
         }
         let accept = request.settings.stream ? "text/event-stream" : "application/json"
         let http = httpRequest(method: "POST", url: url, accept: accept, body: body, compressed: false)
+        diagnose(http)
+        let started = MonotonicClock.nanoseconds()
 
         var head: HTTPResponseHead?
         var mode = BodyMode.undecided
         var collected: [UInt8] = []
+        var received = 0
         var parser = SSEParser()
         var decoder = ChatStreamDecoder()
         do {
             parts: for try await part in client.send(http) {
                 switch part {
-                case .head(let received):
-                    head = received
-                    mode = Self.mode(for: received)
+                case .head(let value):
+                    head = value
+                    mode = Self.mode(for: value)
+                    diagnose(value, after: started)
                 case .body(let bytes):
+                    received += bytes.count
                     if mode == .undecided {
                         mode = bytes.first(where: { $0 > 0x20 }) == UInt8(ascii: "{") ? .json : .eventStream
                     }
@@ -121,14 +138,28 @@ public struct OpenAIGPTRepository: GPTRepository {
         } catch is CancellationError {
             throw CancellationError()
         } catch {
-            throw Self.chatError(error, midStream: head.map { (200..<300).contains($0.status) } ?? false)
+            let answering = head.map { (200..<300).contains($0.status) } ?? false
+            let chatError = chatError(error, midStream: answering)
+            guard !answering else { throw chatError }
+            throw AttemptFailure(
+                error: chatError, retryable: Self.isRetryable(error), retryAfter: nil,
+                summary: ChatStreamDecoder.excerpt(String(describing: error), limit: 80))
         }
         try Task.checkCancellation()
+        server.diagnostics?("< \(received) body bytes in \(Self.milliseconds(since: started)) ms")
 
         guard let head else { throw ChatError.malformedResponse("the server sent no response") }
         switch mode {
         case .error:
-            throw HTTPErrorMapper(url: url).error(for: head, body: collected)
+            let error = HTTPErrorMapper(url: url).error(for: head, body: collected)
+            var quota = false
+            if case .rateLimited(_, let exceeded, _) = error { quota = exceeded }
+            throw AttemptFailure(
+                error: error,
+                retryable: RetryPolicy.isRetryable(
+                    status: head.status, shouldRetryHeader: head.header("x-should-retry"), quotaExceeded: quota),
+                retryAfter: HTTPErrorMapper.retryAfter(head),
+                summary: ChatStreamDecoder.excerpt("\(head.status) \(Self.message(of: error))", limit: 80))
         case .json:
             try decodeWhole(collected, yield)
         case .eventStream, .undecided:
@@ -137,6 +168,46 @@ public struct OpenAIGPTRepository: GPTRepository {
                 throw ChatError.streamCut("the connection closed before the answer was complete")
             }
         }
+    }
+
+    private static func isRetryable(_ error: any Error) -> Bool {
+        switch error as? DataError {
+        case .transport(let code, _)?: return RetryPolicy.isRetryable(transportCode: code)
+        case .connectTimeout?: return true
+        default: return false
+        }
+    }
+
+    private static func message(of error: ChatError) -> String {
+        switch error {
+        case .unauthorized(let message), .forbidden(let message), .notFound(_, let message),
+            .rateLimited(_, _, let message), .badRequest(_, let message), .server(_, let message):
+            return message
+        default:
+            return String(describing: error)
+        }
+    }
+
+    // MARK: - Diagnostics (--verbose)
+
+    private func diagnose(_ request: HTTPRequest) {
+        guard let log = server.diagnostics else { return }
+        var lines = ["> \(request.method) \(request.url)"]
+        lines += request.headers.map { "> " + HeaderRedaction.line($0.name, $0.value) }
+        if let body = request.body { lines.append("> \(body.count) body bytes") }
+        if let proxy = server.proxyInUse { lines.append("* through the proxy \(proxy)") }
+        log(lines.joined(separator: "\n"))
+    }
+
+    private func diagnose(_ head: HTTPResponseHead, after started: UInt64) {
+        guard let log = server.diagnostics else { return }
+        var lines = ["< HTTP \(head.status) after \(Self.milliseconds(since: started)) ms"]
+        lines += head.headers.sorted { $0.key < $1.key }.map { "< " + HeaderRedaction.line($0.key, $0.value) }
+        log(lines.joined(separator: "\n"))
+    }
+
+    private static func milliseconds(since start: UInt64) -> Int {
+        Int((MonotonicClock.nanoseconds() &- start) / 1_000_000)
     }
 
     /// A 200 whose body is JSON: a whole completion, or an error.
@@ -195,7 +266,7 @@ public struct OpenAIGPTRepository: GPTRepository {
     }
 
     /// Words a transport failure for the person; `midStream` when an answer had begun.
-    static func chatError(_ error: any Error, midStream: Bool) -> ChatError {
+    func chatError(_ error: any Error, midStream: Bool) -> ChatError {
         if let error = error as? ChatError { return error }
         if error is CancellationError { return .cancelled }
         guard let error = error as? DataError else { return .connection(String(describing: error)) }
@@ -204,6 +275,9 @@ public struct OpenAIGPTRepository: GPTRepository {
         case .idleTimeout(let seconds): return .idleTimeout(seconds: seconds)
         case .transport(let code, let message):
             if midStream { return .streamCut(message) }
+            if let proxy = server.proxyInUse, [5, 7, 28, 35, 52, 56, 97].contains(code) {
+                return .connection("through the proxy \(proxy): \(message) (check the proxy, or unset it)")
+            }
             return .connection(message + Self.transportHint(code: code))
         default: return .connection(error.description)
         }

@@ -12,6 +12,13 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Double
     /// A proxy to use instead of the environment's.
     public var proxy: String?
+    /// The proxy requests will go through, whichever way it was set, as `URL (from SOURCE)`,
+    /// to name it when it fails; nil when there is none.
+    public var proxyInUse: String?
+    /// When to send a failed request again.
+    public var retry: RetryPolicy
+    /// Receives request and response diagnostics (`--verbose`), secrets already redacted.
+    public var diagnostics: (@Sendable (String) -> Void)?
 
     /// Creates a configuration; a trailing slash on `baseURL` is dropped.
     public init(
@@ -20,7 +27,10 @@ public struct ServerConfiguration: Sendable {
         headers: [(name: String, value: String)] = [],
         connectTimeout: Double = 10,
         idleTimeout: Double = 60,
-        proxy: String? = nil
+        proxy: String? = nil,
+        proxyInUse: String? = nil,
+        retry: RetryPolicy = RetryPolicy(),
+        diagnostics: (@Sendable (String) -> Void)? = nil
     ) {
         var url = baseURL
         while url.hasSuffix("/") { url.removeLast() }
@@ -30,5 +40,8 @@ public struct ServerConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.idleTimeout = idleTimeout
         self.proxy = proxy
+        self.proxyInUse = proxyInUse
+        self.retry = retry
+        self.diagnostics = diagnostics
     }
 }

@@ -8,4 +8,7 @@ public enum ChatEvent: Sendable, Equatable {
     case usage(TokenUsage)
     /// The server said why the answer ended ("stop", "length", …).
     case finished(reason: String)
+    /// The request failed before any answer arrived and is sent again after `delay` seconds;
+    /// `attempt` counts retries from 1 up to `limit`.
+    case retrying(attempt: Int, limit: Int, delay: Double, reason: String)
 }

@@ -63,7 +63,7 @@ public final class GPTChatUseCase: ChatUseCase {
                 case .text(let piece): partial.content += piece
                 case .reasoning(let piece): reasoning += piece
                 case .usage(let usage): partial.usage = usage
-                case .finished: break
+                case .finished, .retrying: break
                 }
                 onEvent(event)
             }

@@ -1,0 +1,43 @@
+/// Which proxy libcurl will use for a URL, read from the same environment variables it reads
+/// (`http_proxy` in lower case only; `https_proxy`/`HTTPS_PROXY`, `all_proxy`/`ALL_PROXY`,
+/// `no_proxy`/`NO_PROXY`), so a failure can name it. Only for messages: chat never sets
+/// `CURLOPT_PROXY` unless the person configured a proxy.
+struct ProxyEnvironment {
+    var environment: [String: String]
+
+    /// `URL (from SOURCE)`, or nil when requests to `url` go direct.
+    func proxy(for url: String, configured: String?) -> String? {
+        if let configured, !configured.isEmpty { return "\(configured) (from the config's proxy)" }
+        let lower = url.lowercased()
+        let names: [String]
+        if lower.hasPrefix("https://") {
+            names = ["https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"]
+        } else {
+            names = ["http_proxy", "all_proxy", "ALL_PROXY"]
+        }
+        guard let name = names.first(where: { !(environment[$0] ?? "").isEmpty }), let value = environment[name] else {
+            return nil
+        }
+        if bypasses(host: Self.host(of: lower)) { return nil }
+        return "\(value) (from \(name))"
+    }
+
+    private func bypasses(host: String) -> Bool {
+        let list = environment["no_proxy"] ?? environment["NO_PROXY"] ?? ""
+        for entry in list.split(separator: ",").map({ $0.trimmingASCIIWhitespace().lowercased() }) where !entry.isEmpty
+        {
+            if entry == "*" { return true }
+            let domain = entry.hasPrefix(".") ? String(entry.dropFirst()) : entry
+            if host == domain || host.hasSuffix("." + domain) { return true }
+        }
+        return false
+    }
+
+    static func host(of url: String) -> String {
+        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return url }
+        var host = url[url.index(colon, offsetBy: 3)...].prefix { $0 != "/" && $0 != "?" }
+        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
+        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[...close]) }
+        return String(host.prefix { $0 != ":" })
+    }
+}
