@@ -12,6 +12,10 @@ let package = Package(
     products: [
         .executable(name: "chat", targets: ["chat"])
     ],
+    dependencies: [
+        // The history database (SQLite, system library via libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")
+    ],
     targets: [
         .systemLibrary(
             name: "CCurl",
@@ -21,7 +25,10 @@ let package = Package(
         // libedit's variadic calls and an async-signal-safe signal handler, for the REPL.
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("edit")]),
         .target(name: "ChatDomain"),
-        .target(name: "ChatData", dependencies: ["ChatDomain", "CCurl"]),
+        .target(
+            name: "ChatData",
+            dependencies: ["ChatDomain", "CCurl", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .target(name: "ChatPresentation", dependencies: ["ChatDomain"]),
         .executableTarget(
             name: "chat",

@@ -15,6 +15,8 @@ enum ChatCommand {
     static func main() async {
         // A closed pipe must end a write with EPIPE, not kill the process.
         signal(SIGPIPE, SIG_IGN)
+        // Every file chat creates (history, input history, /save) is private to its owner.
+        umask(0o077)
         let status = await run(Array(CommandLine.arguments.dropFirst()))
         exit(status)
     }
@@ -42,13 +44,26 @@ enum ChatCommand {
         case .version:
             stdout.write("chat \(ChatDataVersion.string)\n")
             return 0
+        case .list, .search, .show, .export, .delete:
+            guard let directory = DataDirectory(environment: environment) else {
+                return fail("no data directory: set HOME or XDG_DATA_HOME", status: 2)
+            }
+            switch SQLiteConversationStore.open(in: directory, report: { _ in }) {
+            case .success(let store):
+                return HistoryMode(store: store, stdout: stdout, stderr: stderr, environment: environment)
+                    .run(options.action, format: options.exportFormat)
+            case .failure(let error):
+                return fail(error.description, status: 1)
+            }
         case .chat:
             break
         }
 
         var settings: ResolvedSettings
         do {
-            settings = try SettingsResolver(environment: environment).resolve(options.overrides)
+            var overrides = options.overrides
+            if options.noHistory { overrides.history = false }
+            settings = try SettingsResolver(environment: environment).resolve(overrides)
         } catch {
             return fail(error.description, status: 2)
         }
@@ -60,11 +75,42 @@ enum ChatCommand {
             let style = errorStyle
             settings.server.diagnostics = { text in stderr.write(style.dim(text) + "\n") }
         }
+        var store: SQLiteConversationStore?
+        if settings.history {
+            let warningStyle = errorStyle
+            let report: @Sendable (String) -> Void = {
+                stderr.write(warningStyle.warning("chat: warning: \($0)") + "\n")
+            }
+            switch DataDirectory(environment: environment).map({ SQLiteConversationStore.open(in: $0, report: report) })
+            {
+            case .success(let opened)?: store = opened
+            case .failure(let error)?: report("\(error); this conversation will not be stored")
+            case nil: report("no data directory (set HOME); this conversation will not be stored")
+            }
+        }
+
         let client = CurlHTTPClient()
         defer { client.shutdown() }
-        let session = Session(
+        var session = Session(
             environment: environment, stdout: stdout, stderr: stderr, settings: settings,
-            useCase: GPTChatUseCase(repository: OpenAIGPTRepository(server: settings.server, client: client)))
+            useCase: GPTChatUseCase(
+                repository: OpenAIGPTRepository(server: settings.server, client: client), recorder: store),
+            history: store)
+        session.overrides = options.overrides
+        if options.continueLast || options.conversationID != nil {
+            guard let store else {
+                return fail("cannot continue: history is off (--no-history or \"history\": false)", status: 2)
+            }
+            let found = options.conversationID.map { store.load($0).map(Optional.some) } ?? store.mostRecentlyUsed()
+            switch found {
+            case .success(let conversation?):
+                session.continuing = conversation
+            case .success(nil):
+                stderr.write(errorStyle.note("chat: no stored conversation yet; starting a new one") + "\n")
+            case .failure(let error):
+                return fail(error.description, status: 2)
+            }
+        }
 
         let interactive = options.interactive || (options.prompt == nil && StandardInput.isTerminal)
         if interactive {

@@ -7,6 +7,17 @@ struct CommandLineOptions: Equatable {
         case chat
         case help
         case version
+        case list
+        case search(String)
+        case show(String)
+        case export(String)
+        case delete(String)
+    }
+
+    /// How `--export` writes a conversation.
+    enum ExportFormat: String, Equatable {
+        case markdown
+        case json
     }
 
     var action = Action.chat
@@ -18,4 +29,12 @@ struct CommandLineOptions: Equatable {
     var interactive = false
     /// `-v`: request and response diagnostics on stderr, secrets redacted.
     var verbose = false
+    /// `-c`: continue the most recently used conversation.
+    var continueLast = false
+    /// `--conversation ID`: continue that conversation.
+    var conversationID: String?
+    /// `--no-history`: store nothing for this run.
+    var noHistory = false
+    /// `--format` for `--export`.
+    var exportFormat = ExportFormat.markdown
 }

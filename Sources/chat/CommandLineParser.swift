@@ -4,6 +4,7 @@
 struct CommandLineParser {
     private enum Value {
         case model, system, temperature, maxTokens, baseURL, connectTimeout, idleTimeout, config, profile, retries
+        case conversation, search, show, export, delete, format
     }
 
     private static let valued: [String: Value] = [
@@ -11,10 +12,13 @@ struct CommandLineParser {
         "--temperature": .temperature, "--max-tokens": .maxTokens, "--base-url": .baseURL,
         "--connect-timeout": .connectTimeout, "--idle-timeout": .idleTimeout,
         "--config": .config, "--profile": .profile, "--retries": .retries,
+        "--conversation": .conversation, "--search": .search, "--show": .show, "--export": .export,
+        "--delete": .delete, "--format": .format,
     ]
 
     private static let flags: Set<String> = [
         "-h", "--help", "--version", "-i", "--interactive", "--no-stream", "-v", "--verbose", "--allow-insecure-http",
+        "-c", "--continue", "--no-history", "--list",
     ]
 
     func parse(_ arguments: [String]) throws(CLIError) -> CommandLineOptions {
@@ -58,6 +62,9 @@ struct CommandLineParser {
             case "--no-stream": options.overrides.stream = false
             case "-v", "--verbose": options.verbose = true
             case "--allow-insecure-http": options.overrides.allowInsecureHTTP = true
+            case "-c", "--continue": options.continueLast = true
+            case "--no-history": options.noHistory = true
+            case "--list": options.action = .list
             case "--api-key", "-k", "--key":
                 throw .usage(
                     "an API key is never taken as a flag (ps would show it): set OPENAI_API_KEY, "
@@ -96,6 +103,16 @@ struct CommandLineParser {
                 throw .usage("\(name) expects a whole number above 0, got \"\(value)\"")
             }
             options.overrides.maxTokens = number
+        case .conversation: options.conversationID = try nonEmpty(value, name)
+        case .search: options.action = .search(try nonEmpty(value, name))
+        case .show: options.action = .show(try nonEmpty(value, name))
+        case .export: options.action = .export(try nonEmpty(value, name))
+        case .delete: options.action = .delete(try nonEmpty(value, name))
+        case .format:
+            guard let format = CommandLineOptions.ExportFormat(rawValue: value) else {
+                throw .usage("\(name) expects markdown or json, got \"\(value)\"")
+            }
+            options.exportFormat = format
         case .retries:
             guard let number = Int(value), (0...20).contains(number) else {
                 throw .usage("\(name) expects a whole number from 0 to 20, got \"\(value)\"")

@@ -37,8 +37,9 @@ struct InteractiveMode {
             outputStyle: session.outputStyle, notesStyle: session.notesStyle,
             archive: JSONConversationArchive(home: session.environment["HOME"]),
             editor: readsTerminal ? ShellTextEditor(environment: session.environment) : nil,
-            control: control)
-        let repl = REPL(parts: parts, conversation: session.conversation)
+            control: control, history: session.history)
+        let conversation = session.conversation
+        let repl = REPL(parts: parts, conversation: conversation)
 
         let signals = SignalWatcher()
         signals.start { number in
@@ -52,6 +53,11 @@ struct InteractiveMode {
             session.stderr.write(
                 session.notesStyle.note("chat \(ChatDataVersion.string) · /help for commands · Ctrl-D to leave") + "\n")
         }
+        if let id = conversation.id {
+            session.stderr.write(
+                session.notesStyle.note(
+                    "continuing \(id) · \(conversation.title ?? "untitled") · \(conversation.turnCount) turns") + "\n")
+        }
         return await repl.run(firstMessage: firstMessage, endAfterFirst: endAfterFirst)
     }
 
@@ -59,24 +65,12 @@ struct InteractiveMode {
         REPL.commandNames
     }
 
-    /// `$XDG_DATA_HOME/chat/input_history` (else `~/.local/share/chat/`), in a 0700 directory.
+    /// `input_history` in the data directory (0700; the file is kept 0600).
     private func historyPath() -> String? {
-        let environment = session.environment
-        let base: String
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            base = xdg + "/chat"
-        } else if let home = environment["HOME"], !home.isEmpty {
-            base = home + "/.local/share/chat"
-        } else {
-            return nil
-        }
-        var path = ""
-        for part in base.split(separator: "/") {
-            path += "/" + part
-            mkdir(path, 0o700)
-        }
-        chmod(base, 0o700)
-        return base + "/input_history"
+        guard session.settings.history, let directory = DataDirectory(environment: session.environment),
+            directory.prepare()
+        else { return nil }
+        return directory.file("input_history")
     }
 
     /// Points standard input at the controlling terminal; false when there is none.

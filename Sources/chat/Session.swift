@@ -9,16 +9,33 @@ struct Session {
     var stderr: FileDescriptorSink
     var settings: ResolvedSettings
     var useCase: GPTChatUseCase
+    /// The stored conversations, when history is on.
+    var history: SQLiteConversationStore?
+    /// A stored conversation to continue (`-c`, `--conversation`).
+    var continuing: Conversation?
+    /// Whether the model or system prompt was given on the command line.
+    var overrides = SettingOverrides()
 
     var outputStyle: TerminalStyle { TerminalStyle(isTerminal: stdout.isTerminal, environment: environment) }
     var notesStyle: TerminalStyle { TerminalStyle(isTerminal: stderr.isTerminal, environment: environment) }
 
-    /// A new conversation with the configured model, sampling settings and system prompt.
+    /// The conversation to start with: the one being continued, or a new one with the configured
+    /// model, sampling settings and system prompt. A continued conversation keeps its own model
+    /// and system prompt unless the command line names others.
     var conversation: Conversation {
-        Conversation(
-            systemPrompt: settings.systemPrompt,
-            settings: ChatSettings(
-                model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens,
-                stream: settings.stream))
+        var chatSettings = ChatSettings(
+            model: settings.model, temperature: settings.temperature, maxTokens: settings.maxTokens,
+            stream: settings.stream, maxContextTokens: settings.maxContextTokens)
+        guard var continued = continuing else {
+            return Conversation(systemPrompt: settings.systemPrompt, settings: chatSettings)
+        }
+        if overrides.model == nil && !continued.settings.model.isEmpty {
+            chatSettings.model = continued.settings.model
+        }
+        if let system = overrides.systemPrompt {
+            continued.systemPrompt = system
+        }
+        continued.settings = chatSettings
+        return continued
     }
 }

@@ -17,12 +17,14 @@ struct ConfigLevel: Equatable {
     var proxy: String?
     var retries: Int?
     var allowInsecureHTTP: Bool?
+    var history: Bool?
+    var maxContextTokens: Int?
 
     /// The keys a level may hold, as written in the file.
     static let keys: Set<String> = [
         "base_url", "model", "system_prompt", "temperature", "max_tokens", "connect_timeout", "idle_timeout",
         "stream", "api_key", "api_key_env", "api_key_file", "api_key_command", "headers", "proxy", "retries",
-        "allow_insecure_http",
+        "allow_insecure_http", "history", "max_context_tokens",
     ]
 
     /// Whether this level names a source for the API key.
@@ -54,6 +56,8 @@ struct ConfigLevel: Equatable {
         proxy = try reader.string("proxy")
         retries = try reader.integer("retries", minimum: 0)
         allowInsecureHTTP = try reader.bool("allow_insecure_http")
+        history = try reader.bool("history")
+        maxContextTokens = try reader.integer("max_context_tokens", minimum: 1)
         let sources = ["api_key", "api_key_env", "api_key_file", "api_key_command"].filter { object[$0] != nil }
         if sources.count > 1 {
             throw ConfigIssue(

@@ -14,6 +14,10 @@ public struct ResolvedSettings: Sendable {
     public var stream: Bool
     /// The profile in use, if any.
     public var profile: String?
+    /// Whether conversations are stored in the history.
+    public var history: Bool
+    /// The most tokens a request may carry; older turns are left out beyond it.
+    public var maxContextTokens: Int?
     /// Things worth telling the person on stderr, e.g. a config file others can read.
     public var warnings: [String]
 }

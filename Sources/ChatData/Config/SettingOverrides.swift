@@ -12,6 +12,8 @@ public struct SettingOverrides: Sendable, Equatable {
     public var retries: Int?
     /// Allow sending the API key over plain http to a host other than loopback.
     public var allowInsecureHTTP: Bool?
+    /// false: store nothing for this run (`--no-history`).
+    public var history: Bool?
     /// The profile to use instead of the config's `default_profile`.
     public var profile: String?
     /// A config file to read instead of the default location; it must exist.

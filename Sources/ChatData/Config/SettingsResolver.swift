@@ -109,6 +109,8 @@ public struct SettingsResolver {
             maxTokens: overrides.maxTokens ?? profile?.maxTokens ?? file.top.maxTokens,
             stream: overrides.stream ?? profile?.stream ?? file.top.stream ?? true,
             profile: profileName,
+            history: overrides.history ?? profile?.history ?? file.top.history ?? true,
+            maxContextTokens: profile?.maxContextTokens ?? file.top.maxContextTokens,
             warnings: warnings
         )
     }
@@ -245,6 +247,8 @@ public struct SettingsResolver {
         merged.proxy = top.proxy ?? merged.proxy
         merged.retries = top.retries ?? merged.retries
         merged.allowInsecureHTTP = top.allowInsecureHTTP ?? merged.allowInsecureHTTP
+        merged.history = top.history ?? merged.history
+        merged.maxContextTokens = top.maxContextTokens ?? merged.maxContextTokens
         return merged
     }
 }

@@ -4,13 +4,7 @@ extension ChatCompletionChunkDTO {
     /// The events this chunk carries, in order. Only choice 0 counts; `choices` may be empty.
     func forEachEvent(_ emit: (ChatEvent) -> Void) {
         if let choice = choices?.first(where: { ($0.index ?? 0) == 0 }) {
-            if let delta = choice.delta {
-                if let reasoning = delta.reasoning_content ?? delta.reasoning, !reasoning.isEmpty {
-                    emit(.reasoning(reasoning))
-                }
-                if let content = delta.content, !content.isEmpty { emit(.text(content)) }
-                if let refusal = delta.refusal, !refusal.isEmpty { emit(.text(refusal)) }
-            }
+            choice.delta?.forEachContentEvent(emit)
             if let reason = choice.finish_reason, !reason.isEmpty { emit(.finished(reason: reason)) }
         }
         if let usage = usage?.toDomain() { emit(.usage(usage)) }

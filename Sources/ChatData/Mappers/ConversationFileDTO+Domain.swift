@@ -29,11 +29,11 @@ extension ConversationFileDTO {
     }
 
     /// The conversation, keeping `stream` from the current settings; nil names what is wrong.
-    func toDomain(stream: Bool) -> Result<Conversation, ArchiveError> {
+    func toDomain(stream: Bool) -> Result<Conversation, StorageError> {
         var messages: [ChatMessage] = []
         for (index, message) in self.messages.enumerated() {
             guard let role = Role(rawValue: message.role), role != .system else {
-                return .failure(ArchiveError("message \(index + 1) has an unknown role \"\(message.role)\""))
+                return .failure(StorageError.file("message \(index + 1) has an unknown role \"\(message.role)\""))
             }
             let state = message.state.flatMap(MessageState.init(rawValue:)) ?? .complete
             messages.append(

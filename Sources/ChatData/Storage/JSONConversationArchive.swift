@@ -15,45 +15,49 @@ public struct JSONConversationArchive: ConversationArchive {
         self.home = home
     }
 
-    public func save(_ conversation: Conversation, to path: String) throws(ArchiveError) {
-        let path = FileSystem.expandingTilde(path, home: home)
-        let bytes: [UInt8]
+    /// The conversation as the JSON `save` writes.
+    public func encode(_ conversation: Conversation) throws(StorageError) -> [UInt8] {
         do {
             let encoder = JSON.encoder()
             encoder.outputFormatting.insert(.prettyPrinted)
-            bytes = Array(try encoder.encode(ConversationFileDTO(conversation))) + [0x0A]
+            return Array(try encoder.encode(ConversationFileDTO(conversation))) + [0x0A]
         } catch {
-            throw ArchiveError("could not encode the conversation: \(error)")
-        }
-        do {
-            try FileSystem.writeAtomically(bytes, to: path, mode: 0o600)
-        } catch {
-            throw ArchiveError("cannot write \(path): \(error.reason)")
+            throw StorageError.file("could not encode the conversation: \(error)")
         }
     }
 
-    public func load(from path: String) throws(ArchiveError) -> Conversation {
+    public func save(_ conversation: Conversation, to path: String) throws(StorageError) {
+        let path = FileSystem.expandingTilde(path, home: home)
+        let bytes = try encode(conversation)
+        do {
+            try FileSystem.writeAtomically(bytes, to: path, mode: 0o600)
+        } catch {
+            throw StorageError.file("cannot write \(path): \(error.reason)")
+        }
+    }
+
+    public func load(from path: String) throws(StorageError) -> Conversation {
         let path = FileSystem.expandingTilde(path, home: home)
         let bytes: [UInt8]
         do {
             bytes = try FileSystem.read(path)
         } catch {
             switch error {
-            case .missing: throw ArchiveError("\(path) does not exist")
-            case .unreadable(let reason): throw ArchiveError("cannot read \(path): \(reason)")
+            case .missing: throw StorageError.file("\(path) does not exist")
+            case .unreadable(let reason): throw StorageError.file("cannot read \(path): \(reason)")
             }
         }
         let file: ConversationFileDTO
         do {
             file = try JSON.decoder().decode(ConversationFileDTO.self, from: Data(bytes))
         } catch {
-            throw ArchiveError("\(path) is not a conversation saved by chat (/save writes one)")
+            throw StorageError.file("\(path) is not a conversation saved by chat (/save writes one)")
         }
         guard file.format == ConversationFileDTO.formatName else {
-            throw ArchiveError("\(path) is not a conversation saved by chat (format \"\(file.format)\")")
+            throw StorageError.file("\(path) is not a conversation saved by chat (format \"\(file.format)\")")
         }
         guard file.version <= ConversationFileDTO.currentVersion else {
-            throw ArchiveError("\(path) was written by a newer chat (version \(file.version))")
+            throw StorageError.file("\(path) was written by a newer chat (version \(file.version))")
         }
         return try file.toDomain(stream: true).get()
     }

@@ -79,6 +79,11 @@ enum FileSystem {
         return true
     }
 
+    /// Sets the permission bits of `path`; false if it cannot.
+    static func restrict(_ path: String, mode: mode_t) -> Bool {
+        chmod(path, mode) == 0
+    }
+
     /// The permission bits of the file at `path`, or nil if it cannot be examined.
     static func mode(_ path: String) -> UInt32? {
         var info = stat()

@@ -10,6 +10,8 @@ public struct ChatMessage: Sendable, Equatable {
     public var reasoning: String?
     /// Token usage the server reported for the turn this answer ends.
     public var usage: TokenUsage?
+    /// Its row in the history, once stored.
+    public var storageID: Int64?
 
     /// Creates a message.
     public init(
@@ -17,12 +19,14 @@ public struct ChatMessage: Sendable, Equatable {
         content: String,
         state: MessageState = .complete,
         reasoning: String? = nil,
-        usage: TokenUsage? = nil
+        usage: TokenUsage? = nil,
+        storageID: Int64? = nil
     ) {
         self.role = role
         self.content = content
         self.state = state
         self.reasoning = reasoning
         self.usage = usage
+        self.storageID = storageID
     }
 }

@@ -8,12 +8,19 @@ public struct ChatSettings: Sendable, Equatable {
     public var maxTokens: Int?
     /// Whether to stream the answer as it is generated.
     public var stream: Bool
+    /// The most tokens a request may carry (estimated); the oldest turns after the system prompt
+    /// are left out of a longer one. Nil: no limit.
+    public var maxContextTokens: Int?
 
     /// Creates settings.
-    public init(model: String, temperature: Double? = nil, maxTokens: Int? = nil, stream: Bool = true) {
+    public init(
+        model: String, temperature: Double? = nil, maxTokens: Int? = nil, stream: Bool = true,
+        maxContextTokens: Int? = nil
+    ) {
         self.model = model
         self.temperature = temperature
         self.maxTokens = maxTokens
         self.stream = stream
+        self.maxContextTokens = maxContextTokens
     }
 }

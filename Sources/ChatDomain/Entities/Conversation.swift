@@ -6,12 +6,21 @@ public struct Conversation: Sendable, Equatable {
     public private(set) var messages: [ChatMessage]
     /// Model and sampling settings.
     public var settings: ChatSettings
+    /// Its short id in the history, once stored; nil for a new or unstored conversation.
+    public var id: String?
+    /// Its title in the history, if one was set.
+    public var title: String?
 
     /// Creates a conversation.
-    public init(systemPrompt: String? = nil, settings: ChatSettings, messages: [ChatMessage] = []) {
+    public init(
+        systemPrompt: String? = nil, settings: ChatSettings, messages: [ChatMessage] = [], id: String? = nil,
+        title: String? = nil
+    ) {
         self.systemPrompt = systemPrompt
         self.settings = settings
         self.messages = messages
+        self.id = id
+        self.title = title
     }
 
     /// The messages a request carries: the system prompt, then every turn except user messages
@@ -26,6 +35,32 @@ public struct Conversation: Sendable, Equatable {
             result.append(message)
         }
         return result
+    }
+
+    /// The messages a request carries within `settings.maxContextTokens`: the oldest turns after
+    /// the system prompt are left out until the estimate fits (the newest message always stays).
+    /// Also returns how many messages were left out.
+    public var requestMessagesWithinContext: (messages: [ChatMessage], omitted: Int) {
+        let all = requestMessages
+        guard let limit = settings.maxContextTokens else { return (all, 0) }
+        let system = all.first?.role == .system ? 1 : 0
+        var kept = all
+        var omitted = 0
+        while kept.count > system + 1 && Self.estimate(kept) > limit {
+            kept.remove(at: system)
+            omitted += 1
+        }
+        // Never begin the turns with an answer whose question was left out.
+        while kept.count > system + 1 && kept[system].role == .assistant {
+            kept.remove(at: system)
+            omitted += 1
+        }
+        return (kept, omitted)
+    }
+
+    /// About four characters a token, plus a few for each message's framing.
+    static func estimate(_ messages: [ChatMessage]) -> Int {
+        messages.reduce(0) { $0 + ($1.content.utf8.count + 3) / 4 + 4 }
     }
 
     /// Number of user messages that got an answer, whole or partial.
@@ -43,6 +78,12 @@ public struct Conversation: Sendable, Equatable {
         messages.append(message)
     }
 
+    /// Replaces the last message, e.g. with its stored row id.
+    public mutating func replaceLast(_ message: ChatMessage) {
+        guard !messages.isEmpty else { return }
+        messages[messages.count - 1] = message
+    }
+
     /// Marks the last message's state, e.g. a user message whose request failed.
     public mutating func markLast(_ state: MessageState) {
         guard !messages.isEmpty else { return }
@@ -55,13 +96,14 @@ public struct Conversation: Sendable, Equatable {
         messages.popLast()
     }
 
-    /// Removes the last exchange: the last user message and everything after it. Returns
-    /// whether there was one.
+    /// Removes the last exchange: the last user message and everything after it. Returns the
+    /// removed messages, or nil if there was none.
     @discardableResult
-    public mutating func removeLastExchange() -> Bool {
-        guard let index = messages.lastIndex(where: { $0.role == .user }) else { return false }
+    public mutating func removeLastExchange() -> [ChatMessage]? {
+        guard let index = messages.lastIndex(where: { $0.role == .user }) else { return nil }
+        let removed = Array(messages[index...])
         messages.removeSubrange(index...)
-        return true
+        return removed
     }
 
     /// A rough token count for text with no usage figures yet: about four characters a token.
@@ -70,8 +112,10 @@ public struct Conversation: Sendable, Equatable {
         return (characters + 3) / 4
     }
 
-    /// Forgets every message; the system prompt and settings stay.
+    /// Starts afresh: no messages, no stored id or title; the system prompt and settings stay.
     public mutating func clear() {
         messages.removeAll()
+        id = nil
+        title = nil
     }
 }

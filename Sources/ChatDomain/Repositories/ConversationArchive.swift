@@ -1,7 +1,7 @@
 /// Keeps a conversation in a file the person names (`/save`, `/load`).
 public protocol ConversationArchive: Sendable {
     /// Writes `conversation` to `path`, replacing the file.
-    func save(_ conversation: Conversation, to path: String) throws(ArchiveError)
+    func save(_ conversation: Conversation, to path: String) throws(StorageError)
     /// Reads a conversation written by `save`.
-    func load(from path: String) throws(ArchiveError) -> Conversation
+    func load(from path: String) throws(StorageError) -> Conversation
 }

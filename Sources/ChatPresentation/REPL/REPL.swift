@@ -15,12 +15,14 @@ public final class REPL {
         public var archive: any ConversationArchive
         public var editor: (any TextEditor)?
         public var control: SessionControl
+        /// The stored conversations, or nil when history is off.
+        public var history: (any ConversationHistory)?
 
         /// Gathers the parts.
         public init(
             useCase: any ChatUseCase, reader: any LineReader, output: any OutputSink, notes: any OutputSink,
             outputStyle: TerminalStyle, notesStyle: TerminalStyle, archive: any ConversationArchive,
-            editor: (any TextEditor)?, control: SessionControl
+            editor: (any TextEditor)?, control: SessionControl, history: (any ConversationHistory)? = nil
         ) {
             self.useCase = useCase
             self.reader = reader
@@ -31,6 +33,7 @@ public final class REPL {
             self.archive = archive
             self.editor = editor
             self.control = control
+            self.history = history
         }
     }
 
@@ -134,6 +137,10 @@ public final class REPL {
         let (updated, message, printed) = await task.value
         parts.control.answerEnded()
         conversation = updated
+        let omitted = useCase.lastOmittedCount
+        if omitted > 0 {
+            note("(\(omitted) older messages were left out of the request to fit max_context_tokens)")
+        }
         guard message == nil else { return }
         switch useCase.lastError {
         case nil:
@@ -188,7 +195,7 @@ public final class REPL {
         case .retry:
             await answer(.retry)
         case .undo:
-            note(conversation.removeLastExchange() ? "dropped the last exchange" : "nothing to undo")
+            note(parts.useCase.undo(in: &conversation) ? "dropped the last exchange" : "nothing to undo")
         case .edit:
             await edit()
         case .save(nil), .load(nil):
@@ -211,10 +218,71 @@ public final class REPL {
             }
         case .usage:
             showUsage()
+        case .conversations:
+            guard let history = parts.history else { return historyOff() }
+            switch history.list(limit: 20) {
+            case .success(let list) where list.isEmpty: note("no stored conversations yet")
+            case .success(let list): HistoryPresenter(output: parts.output, style: parts.outputStyle).list(list)
+            case .failure(let error): failure(error.description)
+            }
+        case .resume(let id):
+            guard let history = parts.history else { return historyOff() }
+            resume(id, from: history)
+        case .title(nil):
+            failure("give a title: /title TEXT")
+        case .title(let text?):
+            guard let history = parts.history else { return historyOff() }
+            guard let id = conversation.id else {
+                conversation.title = text
+                note("title set; it is stored with the first message")
+                return false
+            }
+            switch history.rename(id, title: text) {
+            case .success:
+                conversation.title = text
+                note("title: \(text)")
+            case .failure(let error): failure(error.description)
+            }
         case .unknown(let name):
             failure("unknown command \(name); /help lists the commands")
         }
         return false
+    }
+
+    private func historyOff() -> Bool {
+        failure("history is off (--no-history or \"history\": false)")
+        return false
+    }
+
+    private func resume(_ id: String?, from history: any ConversationHistory) {
+        let found: Result<Conversation, StorageError>
+        if let id {
+            found = history.load(id)
+        } else {
+            // The most recent conversation other than this one.
+            switch history.list(limit: 2) {
+            case .success(let list):
+                guard let other = list.first(where: { $0.id != conversation.id }) else {
+                    note("no other stored conversation")
+                    return
+                }
+                found = history.load(other.id)
+            case .failure(let error):
+                found = .failure(error)
+            }
+        }
+        switch found {
+        case .success(var loaded):
+            loaded.settings.stream = conversation.settings.stream
+            loaded.settings.temperature = conversation.settings.temperature
+            loaded.settings.maxTokens = conversation.settings.maxTokens
+            loaded.settings.maxContextTokens = conversation.settings.maxContextTokens
+            if loaded.settings.model.isEmpty { loaded.settings.model = conversation.settings.model }
+            conversation = loaded
+            note("resumed \(loaded.id ?? "") · \(loaded.title ?? "untitled") · \(loaded.turnCount) turns")
+        case .failure(let error):
+            failure(error.description)
+        }
     }
 
     private func listModels() async {

@@ -13,6 +13,9 @@ enum SlashCommand: Equatable {
     case save(String?)
     case load(String?)
     case usage
+    case conversations
+    case resume(String?)
+    case title(String?)
     case unknown(String)
 
     /// Every command with a one-line description, for `/help` and Tab completion.
@@ -31,6 +34,9 @@ enum SlashCommand: Equatable {
         ("/save", "/save FILE", "save the conversation as JSON"),
         ("/load", "/load FILE", "continue a conversation saved with /save"),
         ("/usage", "/usage", "tokens per turn and in total"),
+        ("/conversations", "/conversations", "list stored conversations, most recently used first"),
+        ("/resume", "/resume [ID]", "continue a stored conversation (default: the most recent other one)"),
+        ("/title", "/title TEXT", "rename this conversation in the history"),
     ]
 
     /// The command a line holds, or nil when the line is a message. `//text` is the message
@@ -58,6 +64,9 @@ enum SlashCommand: Equatable {
         case "save": self = .save(argument)
         case "load": self = .load(argument)
         case "usage": self = .usage
+        case "conversations", "list": self = .conversations
+        case "resume": self = .resume(argument)
+        case "title": self = .title(argument)
         default: self = .unknown("/" + name)
         }
     }

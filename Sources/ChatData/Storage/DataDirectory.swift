@@ -1,0 +1,27 @@
+/// Where chat keeps its own files: `$XDG_DATA_HOME/chat`, else `~/.local/share/chat`. Private:
+/// the directory is made 0700.
+public struct DataDirectory: Sendable {
+    /// The directory's path.
+    public let path: String
+
+    /// The data directory for `environment`, or nil when neither variable gives one.
+    public init?(environment: [String: String]) {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            path = xdg + "/chat"
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            path = home + "/.local/share/chat"
+        } else {
+            return nil
+        }
+    }
+
+    /// Creates the directory (and its parents) if needed, mode 0700; false if it cannot.
+    public func prepare() -> Bool {
+        FileSystem.makeDirectory(path, mode: 0o700) && FileSystem.restrict(path, mode: 0o700)
+    }
+
+    /// A file in the directory.
+    public func file(_ name: String) -> String {
+        path + "/" + name
+    }
+}

@@ -1,0 +1,15 @@
+/// Keeps every conversation as it happens, so none is ever lost: the role a history store
+/// plays for the use case. Failures to store are the implementation's to report; the chat
+/// goes on either way.
+public protocol ConversationRecorder: Sendable {
+    /// Stores a new conversation (no messages yet) and returns its short id.
+    func begin(_ conversation: Conversation) -> String?
+    /// Stores `message` at the end of conversation `conversationID`; returns its row id.
+    func append(_ message: ChatMessage, settings: ChatSettings, systemPrompt: String?, to conversationID: String)
+        -> Int64?
+    /// Replaces a stored message's text, state, reasoning and usage (a streaming checkpoint, or
+    /// the final answer).
+    func update(_ message: ChatMessage, id: Int64)
+    /// Removes stored messages (`/undo`, `/retry`): only the person's own actions remove anything.
+    func remove(ids: [Int64])
+}

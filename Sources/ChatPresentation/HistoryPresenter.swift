@@ -1,0 +1,77 @@
+import ChatDomain
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Shows stored conversations: `--list`, `--search`, `--show`, `--export … --format markdown`,
+/// and the REPL's `/conversations`. Plain text when the output is not a terminal.
+public struct HistoryPresenter {
+    private let output: any OutputSink
+    private let style: TerminalStyle
+
+    /// Writes to `output` in `style`.
+    public init(output: any OutputSink, style: TerminalStyle) {
+        self.output = output
+        self.style = style
+    }
+
+    /// One line per conversation: short id, date, model, turns, title.
+    public func list(_ summaries: [ConversationSummary]) {
+        var text = ""
+        for summary in summaries {
+            let turns = summary.turns == 1 ? "1 turn" : "\(summary.turns) turns"
+            text +=
+                style.bold(summary.id) + "  " + style.dim(Self.date(summary.updatedAt)) + "  "
+                + summary.model + "  " + style.dim(turns) + "  " + summary.title + "\n"
+        }
+        output.write(text)
+    }
+
+    /// The whole conversation, both sides.
+    public func show(_ conversation: Conversation) {
+        var text = ""
+        if let system = conversation.systemPrompt, !system.isEmpty {
+            text += style.dim("system: ") + system + "\n\n"
+        }
+        for message in conversation.messages {
+            text += style.bold(message.role == .user ? "you:" : "assistant:") + Self.mark(message.state) + "\n"
+            text += message.content + "\n\n"
+        }
+        output.write(text)
+    }
+
+    /// The conversation as Markdown.
+    public func markdown(_ conversation: Conversation) {
+        var text = "# \(conversation.title ?? "Conversation \(conversation.id ?? "")")\n\n"
+        text += "Model: \(conversation.settings.model)\n\n"
+        if let system = conversation.systemPrompt, !system.isEmpty {
+            text += "## System\n\n\(system)\n\n"
+        }
+        for message in conversation.messages {
+            text +=
+                "## \(message.role == .user ? "You" : "Assistant")\(Self.mark(message.state))\n\n\(message.content)\n\n"
+        }
+        output.write(text)
+    }
+
+    private static func mark(_ state: MessageState) -> String {
+        switch state {
+        case .complete: return ""
+        case .interrupted: return " (interrupted)"
+        case .failed: return " (failed)"
+        }
+    }
+
+    /// `2026-11-21 23:40`, local time.
+    static func date(_ seconds: Double) -> String {
+        var time = time_t(seconds)
+        var fields = tm()
+        localtime_r(&time, &fields)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M", &fields)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
