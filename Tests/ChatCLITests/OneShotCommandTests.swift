@@ -20,10 +20,10 @@ import Testing
         return messages.last?["content"] as? String
     }
 
-    @Test func answerStreamsToStdoutAndEndsWithANewline() throws {
+    @Test func answerStreamsToStdoutAndEndsWithANewline() async throws {
         let server = try answering(["Hello", ", wörld", "!"])
         defer { server.stop() }
-        let result = try ChatBinary().run(["--base-url", server.baseURL, "say", "hello"])
+        let result = try await ChatBinary().run(["--base-url", server.baseURL, "say", "hello"])
         #expect(result.status == 0)
         #expect(result.stdout == "Hello, wörld!\n")
         #expect(result.stderr == "")
@@ -31,43 +31,43 @@ import Testing
         #expect(server.requests.first?.path == "/v1/chat/completions")
     }
 
-    @Test func wordsAfterThePromptStartAreTextEvenWithDashes() throws {
+    @Test func wordsAfterThePromptStartAreTextEvenWithDashes() async throws {
         let server = try answering(["25"])
         defer { server.stop() }
         let chat = ChatBinary()
-        _ = try chat.run(["--base-url", server.baseURL, "what", "is", "-5", "squared", "--model", "x"])
-        _ = try chat.run(["--base-url", server.baseURL, "--", "--help", "me"])
+        _ = try await chat.run(["--base-url", server.baseURL, "what", "is", "-5", "squared", "--model", "x"])
+        _ = try await chat.run(["--base-url", server.baseURL, "--", "--help", "me"])
         #expect(try sentContent(server, 0) == "what is -5 squared --model x")
         #expect(try sentContent(server, 1) == "--help me")
     }
 
-    @Test func pipedStdinIsThePromptOrFollowsIt() throws {
+    @Test func pipedStdinIsThePromptOrFollowsIt() async throws {
         let server = try answering(["ok"])
         defer { server.stop() }
         let chat = ChatBinary()
-        _ = try chat.run(["--base-url", server.baseURL], input: "just this\n")
-        _ = try chat.run(["--base-url", server.baseURL, "review", "this"], input: "diff --git a b\n+x\n")
-        _ = try chat.run(["--base-url", server.baseURL, "alone"], input: "")
+        _ = try await chat.run(["--base-url", server.baseURL], input: "just this\n")
+        _ = try await chat.run(["--base-url", server.baseURL, "review", "this"], input: "diff --git a b\n+x\n")
+        _ = try await chat.run(["--base-url", server.baseURL, "alone"], input: "")
         #expect(try sentContent(server, 0) == "just this")
         #expect(try sentContent(server, 1) == "review this\n\ndiff --git a b\n+x")
         #expect(try sentContent(server, 2) == "alone")
     }
 
-    @Test func nothingToSendIsAUsageError() throws {
-        let result = try ChatBinary().run(["--base-url", "http://127.0.0.1:9/v1"], input: "  \n")
+    @Test func nothingToSendIsAUsageError() async throws {
+        let result = try await ChatBinary().run(["--base-url", "http://127.0.0.1:9/v1"], input: "  \n")
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("chat: error: nothing to send"))
     }
 
-    @Test func optionsReachTheRequest() throws {
+    @Test func optionsReachTheRequest() async throws {
         let server = try answering(["ok"])
         defer { server.stop() }
         let chat = ChatBinary()
-        _ = try chat.run([
+        _ = try await chat.run([
             "--base-url", server.baseURL + "/", "-m", "my-model", "-s", "be brief", "--temperature", "0.5",
             "--max-tokens", "42", "hi",
         ])
-        _ = try chat.run(["--base-url", server.baseURL, "hi"])
+        _ = try await chat.run(["--base-url", server.baseURL, "hi"])
         let full = try sentJSON(server, 0)
         #expect(full["model"] as? String == "my-model")
         #expect(full["temperature"] as? Double == 0.5)
@@ -82,7 +82,7 @@ import Testing
         #expect(server.requests[0].path == "/v1/chat/completions")
     }
 
-    @Test func noStreamAsksForAWholeAnswer() throws {
+    @Test func noStreamAsksForAWholeAnswer() async throws {
         let server = try LoopbackServer { _, _ in
             ServerStep.json(
                 status: 200,
@@ -90,13 +90,13 @@ import Testing
             )
         }
         defer { server.stop() }
-        let result = try ChatBinary().run(["--base-url", server.baseURL, "--no-stream", "hi"])
+        let result = try await ChatBinary().run(["--base-url", server.baseURL, "--no-stream", "hi"])
         #expect(result.status == 0)
         #expect(result.stdout == "whole answer\n")
         #expect(try sentJSON(server)["stream"] as? Bool == false)
     }
 
-    @Test func keyFromTheEnvironmentIsSentAndNeverShown() throws {
+    @Test func keyFromTheEnvironmentIsSentAndNeverShown() async throws {
         let key = "sk-test-SECRET-1234"
         let server = try LoopbackServer { _, _ in
             ServerStep.json(
@@ -105,7 +105,9 @@ import Testing
             )
         }
         defer { server.stop() }
-        let result = try ChatBinary(environment: ["OPENAI_API_KEY": key]).run(["--base-url", server.baseURL, "hi"])
+        let result = try await ChatBinary(environment: ["OPENAI_API_KEY": key]).run([
+            "--base-url", server.baseURL, "hi",
+        ])
         #expect(server.requests.first?.header("authorization") == "Bearer \(key)")
         #expect(result.status == 1)
         #expect(result.stdout == "")
@@ -114,29 +116,29 @@ import Testing
         #expect(!result.stderr.contains("SECRET"))
     }
 
-    @Test func missingKeyForARemoteServerFailsBeforeAnyRequest() throws {
-        let result = try ChatBinary().run(["--base-url", "https://api.example.invalid/v1", "hi"])
+    @Test func missingKeyForARemoteServerFailsBeforeAnyRequest() async throws {
+        let result = try await ChatBinary().run(["--base-url", "https://api.example.invalid/v1", "hi"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("no API key for https://api.example.invalid/v1"))
         #expect(result.stderr.contains("OPENAI_API_KEY"))
     }
 
-    @Test func configErrorsNameTheFileAndKey() throws {
+    @Test func configErrorsNameTheFileAndKey() async throws {
         let chat = ChatBinary()
         let badType = try chat.writeConfig(#"{"temperature": "hot"}"#)
-        let result = try chat.run(["--config", badType, "hi"])
+        let result = try await chat.run(["--config", badType, "hi"])
         #expect(result.status == 2)
         #expect(result.stderr.contains(badType))
         #expect(result.stderr.contains("temperature: expected a number"))
 
         let badJSON = try chat.writeConfig("{ nope", name: "broken.json")
-        let second = try chat.run(["--config", badJSON, "hi"])
+        let second = try await chat.run(["--config", badJSON, "hi"])
         #expect(second.status == 2)
         #expect(second.stderr.contains("broken.json"))
         #expect(second.stderr.contains("not valid JSON"))
     }
 
-    @Test func configFileAndProfileChooseTheServer() throws {
+    @Test func configFileAndProfileChooseTheServer() async throws {
         let server = try answering(["from profile"])
         defer { server.stop() }
         let chat = ChatBinary()
@@ -147,44 +149,44 @@ import Testing
             """
         try FileManager.default.createDirectory(atPath: chat.home + "/config/chat", withIntermediateDirectories: true)
         try config.write(toFile: chat.home + "/config/chat/config.json", atomically: true, encoding: .utf8)
-        let result = try chat.run(["hi"])
+        let result = try await chat.run(["hi"])
         #expect(result.stdout == "from profile\n")
         #expect(try sentJSON(server)["model"] as? String == "box-model")
         #expect(server.requests.first?.header("x-title") == "chat-tests")
     }
 
-    @Test func unknownOptionIsAUsageErrorWithASuggestion() throws {
-        let result = try ChatBinary().run(["--modle", "x", "hi"])
+    @Test func unknownOptionIsAUsageErrorWithASuggestion() async throws {
+        let result = try await ChatBinary().run(["--modle", "x", "hi"])
         #expect(result.status == 2)
         #expect(result.stderr == "chat: error: unknown option --modle; did you mean --model?\n")
     }
 
-    @Test func apiKeyFlagIsRefused() throws {
-        let result = try ChatBinary().run(["--api-key", "sk-visible", "hi"])
+    @Test func apiKeyFlagIsRefused() async throws {
+        let result = try await ChatBinary().run(["--api-key", "sk-visible", "hi"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("never taken as a flag"))
         #expect(!result.stderr.contains("sk-visible"))
     }
 
-    @Test func versionAndHelpGoToStdout() throws {
+    @Test func versionAndHelpGoToStdout() async throws {
         let chat = ChatBinary()
-        let version = try chat.run(["--version"])
+        let version = try await chat.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.hasPrefix("chat "))
-        let help = try chat.run(["--help"])
+        let help = try await chat.run(["--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("Usage:"))
         #expect(help.stdout.contains("--idle-timeout"))
     }
 
-    @Test func connectionRefusedIsOneLineAndExitOne() throws {
-        let result = try ChatBinary().run(["--base-url", "http://127.0.0.1:9/v1", "hi"])
+    @Test func connectionRefusedIsOneLineAndExitOne() async throws {
+        let result = try await ChatBinary().run(["--base-url", "http://127.0.0.1:9/v1", "hi"])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("chat: error: connection failed:"))
         #expect(result.stderr.split(separator: "\n").count == 1)
     }
 
-    @Test func cutStreamKeepsThePartialAnswerAndFails() throws {
+    @Test func cutStreamKeepsThePartialAnswerAndFails() async throws {
         let server = try LoopbackServer { _, _ in
             [
                 .head(status: 200, headers: [("Content-Type", "text/event-stream")], chunked: true),
@@ -192,13 +194,13 @@ import Testing
             ]
         }
         defer { server.stop() }
-        let result = try ChatBinary().run(["--base-url", server.baseURL, "hi"])
+        let result = try await ChatBinary().run(["--base-url", server.baseURL, "hi"])
         #expect(result.status == 1)
         #expect(result.stdout == "partial answer\n")
         #expect(result.stderr.contains("cut off"))
     }
 
-    @Test func reasoningNeverReachesAPipedStdout() throws {
+    @Test func reasoningNeverReachesAPipedStdout() async throws {
         let server = try LoopbackServer { _, _ in
             ServerStep.sse([
                 #"{"choices":[{"index":0,"delta":{"reasoning_content":"thinking hard"}}]}"#,
@@ -206,19 +208,19 @@ import Testing
             ])
         }
         defer { server.stop() }
-        let result = try ChatBinary().run(["--base-url", server.baseURL, "hi"])
+        let result = try await ChatBinary().run(["--base-url", server.baseURL, "hi"])
         #expect(result.stdout == "answer\n")
         #expect(!result.stdout.contains("thinking"))
     }
 
     @Test(arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143)), (SIGHUP, Int32(129))])
-    func signalMidAnswerKeepsTextAndExitsWithItsStatus(signal: Int32, status: Int32) throws {
+    func signalMidAnswerKeepsTextAndExitsWithItsStatus(signal: Int32, status: Int32) async throws {
         let server = try answering((1...200).map { "piece\($0) " }, pause: 0.05)
         defer { server.stop() }
         let running = try ChatBinary().start(["--base-url", server.baseURL, "hi"])
-        #expect(running.waitForOutput(containing: "piece2 "))
+        #expect(await running.waitForOutput(containing: "piece2 "))
         running.signal(signal)
-        let result = running.wait(timeout: 5)
+        let result = await running.wait(timeout: 15)
         #expect(result.status == status)
         #expect(result.stdout.hasPrefix("piece1 piece2 "))
         #expect(result.stdout.hasSuffix("\n"))
@@ -226,7 +228,7 @@ import Testing
         #expect(server.waitForDisconnects(1, timeout: 3))
     }
 
-    @Test func closedStdoutEndsTheTransferQuietly() throws {
+    @Test func closedStdoutEndsTheTransferQuietly() async throws {
         let server = try answering((1...400).map { "line \($0)\n" }, pause: 0.01)
         defer { server.stop() }
         let chat = ChatBinary()
@@ -240,7 +242,7 @@ import Testing
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        process.waitUntilExit()
+        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
         let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(stdout == "line 1\nline 2\nstatus=0\n")

@@ -12,7 +12,7 @@ struct REPLTerminalTests {
         return list.map { ($0["role"] as? String ?? "", $0["content"] as? String ?? "") }
     }
 
-    @Test func ctrlCStopsOnlyTheAnswerAndEditingChangesWhatIsSent() throws {
+    @Test func ctrlCStopsOnlyTheAnswerAndEditingChangesWhatIsSent() async throws {
         let server = try LoopbackServer { _, index in
             if index == 0 {
                 // A long, slow answer, to be interrupted.
@@ -27,18 +27,18 @@ struct REPLTerminalTests {
             environment: chat.environment.merging(["TERM": "xterm"]) { $1 })
         defer { session.kill() }
 
-        #expect(session.waitForScreen { $0.contains("0 turns") })
+        #expect(await session.waitForScreen { $0.contains("0 turns") })
         try session.type("first question")
         try session.send("Enter")
-        #expect(session.waitForScreen { $0.contains("piece3 ") })
+        #expect(await session.waitForScreen { $0.contains("piece3 ") })
         try session.send("C-c")
-        #expect(session.waitForScreen { $0.contains("[interrupted") })
+        #expect(await session.waitForScreen { $0.contains("[interrupted") })
         #expect(server.waitForDisconnects(1, timeout: 5))
-        #expect(session.waitForScreen { $0.contains("1 turn") })
+        #expect(await session.waitForScreen { $0.contains("1 turn") })
 
         try session.type("second")
         try session.send("Enter")
-        #expect(session.waitForScreen { $0.contains("reply1") })
+        #expect(await session.waitForScreen { $0.contains("reply1") })
         let second = try messages(try #require(server.requests.dropFirst().first))
         #expect(second.map(\.role) == ["user", "assistant", "user"])
         #expect(second[1].content.hasPrefix("piece1 piece2 piece3 "))
@@ -46,23 +46,23 @@ struct REPLTerminalTests {
         #expect(second[2].content == "second")
 
         // Up recalls "second"; Home, type, End, type: the edited line is what is sent.
-        #expect(session.waitForScreen { $0.contains("2 turns") })
+        #expect(await session.waitForScreen { $0.contains("2 turns") })
         try session.send("Up")
         try session.send("Home")
         try session.type("X")
         try session.send("End")
         try session.type(" edited")
         try session.send("Enter")
-        #expect(session.waitForScreen { $0.contains("reply2") })
+        #expect(await session.waitForScreen { $0.contains("reply2") })
         let third = try messages(try #require(server.requests.dropFirst(2).first))
         #expect(third.last?.content == "Xsecond edited")
 
         // Ctrl-C at the prompt discards the line; Ctrl-D on an empty line leaves with 0.
         try session.type("never sent")
         try session.send("C-c")
-        #expect(session.waitForScreen { $0.contains("Ctrl-C discards the line") })
+        #expect(await session.waitForScreen { $0.contains("Ctrl-C discards the line") })
         try session.send("C-d")
-        #expect(session.exitStatus() == 0, "screen:\n\(session.screen())")
+        #expect(await session.exitStatus() == 0, "screen:\n\(session.screen())")
         #expect(server.requests.count == 3)
     }
 }

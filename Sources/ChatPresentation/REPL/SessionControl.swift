@@ -32,8 +32,14 @@ public final class SessionControl: Sendable {
         state.withLock { $0.exitStatus }
     }
 
+    /// Registers how to stop the answer that is starting; stops it at once if the session was
+    /// already asked to end (a signal that came before the answer could be stopped).
     func answerStarted(cancel: @escaping @Sendable () -> Void) {
-        state.withLock { $0.cancelAnswer = cancel }
+        let ending = state.withLock { state -> Bool in
+            state.cancelAnswer = cancel
+            return state.exitStatus != nil
+        }
+        if ending { cancel() }
     }
 
     func answerEnded() {

@@ -43,92 +43,156 @@ struct ChatBinary {
         return path
     }
 
-    /// Starts chat with `arguments`; stdin is `input` (nil: /dev/null).
+    /// Starts chat with `arguments`; stdin is `input` (nil: /dev/null). Spawned with posix_spawn
+    /// and reaped with waitpid: no Foundation Process, whose exit watching lags under load.
     func start(_ arguments: [String], input: String? = nil) throws -> Running {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.path)
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        if let input {
-            let inPipe = Pipe()
-            process.standardInput = inPipe
-            try process.run()
-            inPipe.fileHandleForWriting.write(Data(input.utf8))
-            try inPipe.fileHandleForWriting.close()
-        } else {
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
+        var output: [Int32] = [-1, -1]
+        var errors: [Int32] = [-1, -1]
+        var stdinPipe: [Int32] = [-1, -1]
+        guard pipe(&output) == 0, pipe(&errors) == 0, input == nil || pipe(&stdinPipe) == 0 else {
+            throw POSIXError(.EMFILE)
         }
-        return Running(
-            process: process, stdout: Collector(out.fileHandleForReading), stderr: Collector(err.fileHandleForReading))
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if input != nil {
+            posix_spawn_file_actions_adddup2(&actions, stdinPipe[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        for fd in output + errors + stdinPipe where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+        let argv = ([Self.path] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, Self.path, &actions, nil, argv, envp)
+        close(output[1])
+        close(errors[1])
+        if input != nil { close(stdinPipe[0]) }
+        guard spawned == 0 else { throw POSIXError(.ENOENT) }
+        if let input {
+            let bytes = Array(input.utf8)
+            var offset = 0
+            while offset < bytes.count {
+                let written = bytes[offset...].withUnsafeBytes { write(stdinPipe[1], $0.baseAddress, $0.count) }
+                if written <= 0 { break }
+                offset += written
+            }
+            close(stdinPipe[1])
+        }
+        return Running(pid: pid, stdout: Collector(fd: output[0]), stderr: Collector(fd: errors[0]))
     }
 
-    /// Runs chat to its end (at most `timeout` seconds).
-    func run(_ arguments: [String], input: String? = nil, timeout: Double = 20) throws -> Result {
+    /// Runs chat to its end (at most `timeout` seconds). Waiting sleeps the task, never blocks a
+    /// thread of the small cooperative pool that other tests' async work needs.
+    func run(_ arguments: [String], input: String? = nil, timeout: Double = 20) async throws -> Result {
         let running = try start(arguments, input: input)
-        return running.wait(timeout: timeout)
+        return await running.wait(timeout: timeout)
     }
 
     /// A started chat process.
-    struct Running {
-        let process: Process
+    final class Running: @unchecked Sendable {
+        // `@unchecked`: `status` is only touched by the task that waits.
+        let pid: pid_t
         let stdout: Collector
         let stderr: Collector
+        private var status: Int32?
 
-        func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+        init(pid: pid_t, stdout: Collector, stderr: Collector) {
+            self.pid = pid
+            self.stdout = stdout
+            self.stderr = stderr
+        }
+
+        func signal(_ number: Int32) { kill(pid, number) }
 
         /// Waits until stdout holds `text` (at most `timeout` seconds); returns whether it did.
-        func waitForOutput(containing text: String, timeout: Double = 10) -> Bool {
+        func waitForOutput(containing text: String, timeout: Double = 10) async -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
+                stdout.drain()
                 if stdout.text.contains(text) { return true }
-                usleep(10_000)
+                try? await Task.sleep(for: .milliseconds(10))
             }
             return false
         }
 
-        func wait(timeout: Double = 20) -> Result {
+        func wait(timeout: Double = 20) async -> Result {
             let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning && Date() < deadline { usleep(5_000) }
-            if process.isRunning {
-                process.terminate()
-                process.waitUntilExit()
-                return Result(status: -1, stdout: stdout.finish(), stderr: stderr.finish() + "\n[test: timed out]")
+            while status == nil && Date() < deadline {
+                stdout.drain()
+                stderr.drain()
+                reap(blocking: false)
+                if status == nil { try? await Task.sleep(for: .milliseconds(5)) }
             }
-            process.waitUntilExit()
-            return Result(status: process.terminationStatus, stdout: stdout.finish(), stderr: stderr.finish())
+            var note = ""
+            if status == nil {
+                kill(pid, SIGKILL)
+                reap(blocking: true)
+                note = "\n[test: timed out]"
+                status = -1
+            }
+            return Result(status: status ?? -1, stdout: stdout.finish(), stderr: stderr.finish() + note)
+        }
+
+        private func reap(blocking: Bool) {
+            var raw: Int32 = 0
+            let result = waitpid(pid, &raw, blocking ? 0 : WNOHANG)
+            guard result == pid else { return }
+            let signalled = raw & 0x7f
+            status = signalled == 0 ? (raw >> 8) & 0xff : 128 + signalled
         }
     }
 
-    /// Gathers a pipe's bytes as they arrive.
+    /// Gathers a pipe's bytes; reads without blocking until the end.
     final class Collector: @unchecked Sendable {
-        // Guarded by `lock`; the readability handler runs on another thread.
-        private let lock = NSLock()
+        // `@unchecked`: only the waiting task reads the pipe and the buffer.
+        private let fd: Int32
         private var data = Data()
-        private let handle: FileHandle
+        private var closed = false
 
-        init(_ handle: FileHandle) {
-            self.handle = handle
-            handle.readabilityHandler = { [weak self] handle in
-                let chunk = handle.availableData
-                guard let self, !chunk.isEmpty else { return }
-                self.lock.withLock { self.data.append(chunk) }
+        init(fd: Int32) {
+            self.fd = fd
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+
+        deinit {
+            if !closed { close(fd) }
+        }
+
+        var text: String { String(decoding: data, as: UTF8.self) }
+
+        /// Reads what has arrived.
+        func drain() {
+            guard !closed else { return }
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(fd, &buffer, buffer.count)
+                if count > 0 {
+                    data.append(contentsOf: buffer[0..<count])
+                } else {
+                    if count == 0 {
+                        close(fd)
+                        closed = true
+                    }
+                    return
+                }
             }
         }
 
-        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
-
+        /// Reads to the end (the process has ended) and returns everything.
         func finish() -> String {
-            handle.readabilityHandler = nil
-            let rest = handle.readDataToEndOfFile()
-            return lock.withLock {
-                data.append(rest)
-                return String(decoding: data, as: UTF8.self)
+            let deadline = Date().addingTimeInterval(2)
+            while !closed && Date() < deadline {
+                drain()
+                if !closed { usleep(1_000) }
             }
+            return text
         }
     }
 }

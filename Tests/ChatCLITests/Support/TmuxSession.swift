@@ -36,19 +36,19 @@ struct TmuxSession {
     }
 
     /// Waits until the screen satisfies `condition` (at most `timeout` seconds).
-    func waitForScreen(timeout: Double = 10, _ condition: (String) -> Bool) -> Bool {
+    func waitForScreen(timeout: Double = 10, _ condition: (String) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(screen()) { return true }
-            usleep(50_000)
+            try? await Task.sleep(for: .milliseconds(50))
         }
         return false
     }
 
     /// The exit status the program reported on the screen once it ended (at most `timeout` s).
-    func exitStatus(timeout: Double = 10) -> Int? {
+    func exitStatus(timeout: Double = 10) async -> Int? {
         var status: Int?
-        _ = waitForScreen(timeout: timeout) { screen in
+        _ = await waitForScreen(timeout: timeout) { screen in
             guard let range = screen.range(of: "exit status ") else { return false }
             status = Int(screen[range.upperBound...].prefix { $0.isNumber })
             return status != nil

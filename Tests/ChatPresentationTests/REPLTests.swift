@@ -1,0 +1,798 @@
+import ChatDomain
+import ChatPresentation
+import ChatTestSupport
+import Synchronization
+import Testing
+
+private let model = "test-model"
+private let systemPrompt = "Be brief."
+private let escape = "\u{1B}"
+
+/// An answer of one piece of text, with usage when given.
+private func says(_ text: String, usage: TokenUsage? = nil) -> StubGPTRepository.Script {
+    .answer([.text(text)] + (usage.map { [ChatEvent.usage($0)] } ?? []) + [.finished(reason: "stop")])
+}
+
+/// A request's messages as "role: content" lines.
+private func transcript(_ request: ChatRequest?) -> [String] {
+    request?.messages.map { "\($0.role.rawValue): \($0.content)" } ?? []
+}
+
+/// The plain prompt for `details` ("test-model · 1 turn · 42 tokens").
+private func prompt(_ details: String) -> String {
+    details + " › "
+}
+
+extension Array {
+    /// The element at `index`, or nil past the end (an expectation fails instead of the run crashing).
+    fileprivate func at(_ index: Int) -> Element? {
+        indices.contains(index) ? self[index] : nil
+    }
+}
+
+/// Polls every 2 ms until `condition` holds or the task is cancelled.
+private func waitUntil(_ condition: () -> Bool) async {
+    while !condition() && !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+}
+
+/// Relays a repository's answer streams and can end them all from outside: the harness's last
+/// resort when a test is cancelled (its time limit), so a REPL that fails to stop an answer
+/// makes its test fail instead of hanging the run.
+private final class AbortableRepository: GPTRepository {
+    private struct State {
+        var aborted = false
+        var streams: [AsyncThrowingStream<ChatEvent, any Error>.Continuation] = []
+    }
+
+    private let base: any GPTRepository
+    private let state = Mutex(State())
+
+    init(_ base: any GPTRepository) {
+        self.base = base
+    }
+
+    func streamChat(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, any Error> {
+        let upstream = base.streamChat(request)
+        let (stream, continuation) = AsyncThrowingStream<ChatEvent, any Error>.makeStream()
+        let relay = Task {
+            do {
+                for try await event in upstream { continuation.yield(event) }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+        }
+        continuation.onTermination = { _ in relay.cancel() }
+        let aborted = state.withLock { state -> Bool in
+            state.streams.append(continuation)
+            return state.aborted
+        }
+        if aborted { continuation.finish(throwing: CancellationError()) }
+        return stream
+    }
+
+    func listModels() async -> Result<[ModelInfo], ChatError> {
+        await base.listModels()
+    }
+
+    /// Ends every stream, open or still to come, as cancelled.
+    func abort() {
+        let streams = state.withLock { state in
+            state.aborted = true
+            return state.streams
+        }
+        for stream in streams { stream.finish(throwing: CancellationError()) }
+    }
+}
+
+/// A REPL over `GPTChatUseCase` and a `StubGPTRepository`, fed by a `ScriptedLineReader`,
+/// writing to capturing sinks that are not terminals (unless `terminal`), styled as `chat` styles them.
+private final class Harness {
+    let stub: StubGPTRepository
+    private let repository: AbortableRepository
+    let reader: ScriptedLineReader
+    let output: CapturingSink
+    let notes: CapturingSink
+    let archive = MemoryConversationArchive()
+    let control = SessionControl()
+    let repl: REPL
+    /// Tasks started by `whenReading`, cancelled once `run` returns.
+    private var helpers: [Task<Void, Never>] = []
+
+    init(
+        _ inputs: [LineInput],
+        answers: [StubGPTRepository.Script] = [says("OK")],
+        systemPrompt: String? = systemPrompt,
+        editor: (any TextEditor)? = nil,
+        terminal: Bool = false
+    ) {
+        stub = StubGPTRepository(answers)
+        repository = AbortableRepository(stub)
+        reader = ScriptedLineReader(inputs)
+        output = CapturingSink(isTerminal: terminal)
+        notes = CapturingSink(isTerminal: terminal)
+        let environment = ["TERM": "xterm-256color"]
+        let parts = REPL.Parts(
+            useCase: GPTChatUseCase(repository: repository), reader: reader, output: output, notes: notes,
+            outputStyle: TerminalStyle(isTerminal: output.isTerminal, environment: environment),
+            notesStyle: TerminalStyle(isTerminal: notes.isTerminal, environment: environment),
+            archive: archive, editor: editor, control: control)
+        repl = REPL(
+            parts: parts, conversation: Conversation(systemPrompt: systemPrompt, settings: ChatSettings(model: model)))
+    }
+
+    convenience init(
+        lines: [String],
+        answers: [StubGPTRepository.Script] = [says("OK")],
+        systemPrompt: String? = systemPrompt,
+        editor: (any TextEditor)? = nil
+    ) {
+        self.init(lines.map { .line($0) }, answers: answers, systemPrompt: systemPrompt, editor: editor)
+    }
+
+    var requests: [ChatRequest] { stub.requests }
+    var conversation: Conversation { repl.conversation }
+
+    /// Notes written as whole lines, without their newline.
+    var noteLines: [String] {
+        notes.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// Output lines, without their newline.
+    var outputLines: [String] {
+        output.text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// Runs the REPL. Should the test be cancelled (its time limit), the session is asked to end
+    /// with status -1 and every answer stream is ended, so a failing test cannot hang.
+    func run(firstMessage: String? = nil, endAfterFirst: Bool = false) async -> Int32 {
+        let (control, repository) = (control, repository)
+        let status = await withTaskCancellationHandler {
+            await repl.run(firstMessage: firstMessage, endAfterFirst: endAfterFirst)
+        } onCancel: {
+            control.requestExit(status: -1)
+            repository.abort()
+        }
+        helpers.forEach { $0.cancel() }
+        return status
+    }
+
+    /// When `line` is read, starts a task that waits until `text` has reached the output, then
+    /// runs `action` with the session control, as a signal would from another thread.
+    func whenReading(
+        _ line: String, outputContains text: String, then action: @escaping @Sendable (SessionControl) async -> Void
+    ) {
+        let (output, control) = (output, control)
+        reader.whenReading(line) { [unowned self] in
+            helpers.append(
+                Task {
+                    await waitUntil { output.text.contains(text) }
+                    await action(control)
+                })
+        }
+    }
+}
+
+@Suite("REPL", .timeLimit(.minutes(1)))
+struct REPLTests {
+    // MARK: Conversation
+
+    @Test func laterRequestsCarryTheSystemPromptAndEveryEarlierTurn() async {
+        let session = Harness(lines: ["Hi", "And then?"], answers: [says("Hello"), says("Then this")])
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(session.requests.count == 2)
+        #expect(transcript(session.requests.first) == ["system: Be brief.", "user: Hi"])
+        #expect(
+            transcript(session.requests.last) == [
+                "system: Be brief.", "user: Hi", "assistant: Hello", "user: And then?",
+            ])
+        #expect(session.requests.allSatisfy { $0.settings.model == model })
+        #expect(session.output.text == "Hello\nThen this\n")
+        #expect(session.notes.writes.isEmpty)
+    }
+
+    @Test func eachSentLineIsRememberedForRecall() async {
+        let session = Harness(lines: ["Hi", "/model"])
+
+        _ = await session.run()
+
+        #expect(session.reader.remembered == ["Hi", "/model"])
+    }
+
+    // MARK: Prompt
+
+    @Test func promptShowsModelTurnsAndReportedTokens() async {
+        let session = Harness(
+            lines: ["Hi", "Again"],
+            answers: [
+                says("Hello", usage: TokenUsage(promptTokens: 30, completionTokens: 12)),
+                says("Hello again", usage: TokenUsage(promptTokens: 1200, completionTokens: 34)),
+            ])
+
+        _ = await session.run()
+
+        #expect(
+            session.reader.prompts == [
+                prompt("test-model · 0 turns"),
+                prompt("test-model · 1 turn · 42 tokens"),
+                prompt("test-model · 2 turns · 1.2k tokens"),
+            ])
+    }
+
+    @Test func promptEstimatesTokensWhenTheServerReportsNone() async {
+        // "Be brief." (9) + "Hi" (2) + "Hello there" (11) = 22 characters: about 6 tokens.
+        let session = Harness(lines: ["Hi"], answers: [says("Hello there")])
+
+        _ = await session.run()
+
+        #expect(session.reader.prompts == [prompt("test-model · 0 turns"), prompt("test-model · 1 turn · ~6 tokens")])
+    }
+
+    @Test func promptWithoutEscapeCodesWhenTheSinksAreNotTerminals() async {
+        let session = Harness([.line("Hi")])
+
+        _ = await session.run()
+
+        #expect(session.reader.prompts.allSatisfy { !$0.contains(escape) })
+    }
+
+    @Test func promptIsStyledWhenTheOutputIsAColourTerminal() async {
+        // The counterpart of the test above: the REPL does style what it shows on a terminal.
+        let session = Harness([.line("Hi")], terminal: true)
+
+        _ = await session.run()
+
+        #expect(session.reader.prompts.count == 2)
+        #expect(session.reader.prompts.allSatisfy { $0.contains(escape) })
+    }
+
+    // MARK: Slash commands
+
+    @Test func helpListsEveryCommandOnALineOfItsOwnInTheOutput() async {
+        let session = Harness(lines: ["/help"])
+
+        _ = await session.run()
+
+        let firstWords = session.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        for name in REPL.commandNames {
+            #expect(firstWords.count { $0 == name } == 1, "\(name) is listed once, at the start of a line")
+        }
+        #expect(REPL.commandNames.count == 17)
+        #expect(session.notes.writes.isEmpty)
+        #expect(session.requests.isEmpty)
+    }
+
+    @Test(arguments: ["/exit", "/quit", "/q", "/EXIT"])
+    func exitCommandEndsWithStatusZeroAndReadsNothingMore(command: String) async {
+        let session = Harness(lines: ["Hi", command, "never read"])
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(session.reader.unread == [.line("never read")])
+        #expect(session.reader.prompts.count == 2)
+        #expect(session.requests.count == 1)
+    }
+
+    @Test func clearEmptiesTheConversationButKeepsTheSystemPrompt() async {
+        let session = Harness(lines: ["Hi", "/clear", "Fresh start"])
+
+        _ = await session.run()
+
+        #expect(transcript(session.requests.last) == ["system: Be brief.", "user: Fresh start"])
+        #expect(session.conversation.systemPrompt == systemPrompt)
+        #expect(session.reader.prompts.at(2) == prompt("test-model · 0 turns"))
+        #expect(session.noteLines == ["new conversation (the system prompt stays)"])
+    }
+
+    @Test func modelWithoutANameShowsTheModel() async {
+        let session = Harness(lines: ["/model"])
+
+        _ = await session.run()
+
+        #expect(session.output.text == "test-model\n")
+        #expect(session.notes.writes.isEmpty)
+    }
+
+    @Test func modelWithANameSwitchesTheNextRequest() async {
+        let session = Harness(lines: ["Hi", "/model other-model", "/model", "Again"])
+
+        _ = await session.run()
+
+        #expect(session.requests.map(\.settings.model) == [model, "other-model"])
+        #expect(session.outputLines == ["OK", "other-model", "OK"])
+        #expect(session.noteLines == ["model: other-model"])
+        #expect(session.reader.prompts.at(2) == prompt("other-model · 1 turn · ~4 tokens"))
+    }
+
+    @Test func modelsListsTheServersModelsAndMarksTheCurrentOne() async {
+        let session = Harness(lines: ["/models"])
+        session.stub.setModels(.success([ModelInfo(id: "alpha"), ModelInfo(id: model), ModelInfo(id: "omega")]))
+
+        _ = await session.run()
+
+        #expect(session.output.text == "  alpha\n* test-model\n  omega\n")
+        #expect(session.notes.writes.isEmpty)
+    }
+
+    @Test func modelsFailurePrintsOneErrorLine() async {
+        let session = Harness(lines: ["/models"])
+        session.stub.setModels(.failure(.unauthorized(message: "bad key")))
+
+        _ = await session.run()
+
+        #expect(session.noteLines.count == 1)
+        #expect(session.noteLines.first?.hasPrefix("chat: error: 401 unauthorized: bad key") == true)
+        #expect(session.output.writes.isEmpty)
+    }
+
+    @Test func systemWithoutTextShowsTheSystemPrompt() async {
+        let session = Harness(lines: ["/system"])
+
+        _ = await session.run()
+
+        #expect(session.output.text == "Be brief.\n")
+    }
+
+    @Test func systemWithoutTextSaysWhenThereIsNone() async {
+        let session = Harness(lines: ["/system"], systemPrompt: nil)
+
+        _ = await session.run()
+
+        #expect(session.output.text == "(no system prompt)\n")
+    }
+
+    @Test func systemWithTextBecomesTheNextRequestsFirstMessage() async {
+        let session = Harness(lines: ["Hi", "/system Answer in French.", "Again"])
+
+        _ = await session.run()
+
+        #expect(transcript(session.requests.first).first == "system: Be brief.")
+        #expect(
+            transcript(session.requests.last) == [
+                "system: Answer in French.", "user: Hi", "assistant: OK", "user: Again",
+            ])
+        #expect(session.noteLines == ["system prompt set"])
+    }
+
+    @Test func historyShowsBothSidesAndMarksFailedAndInterruptedMessages() async {
+        let session = Harness(
+            lines: ["Hi", "Fails", "Cut", "/history"],
+            answers: [
+                says("Hello"),
+                .answer([], failure: .server(status: 503, message: "busy")),
+                .answer([.text("Half")], failure: .streamCut("reset")),
+            ])
+
+        _ = await session.run()
+
+        #expect(
+            session.outputLines.suffix(6) == [
+                "system: Be brief.",
+                "you: Hi",
+                "assistant: Hello",
+                "you: Fails [failed: not sent again unless /retry]",
+                "you: Cut",
+                "assistant: Half [interrupted]",
+            ])
+    }
+
+    @Test func historyOfAnEmptyConversationSaysSo() async {
+        let session = Harness(lines: ["/history"], systemPrompt: nil)
+
+        _ = await session.run()
+
+        #expect(session.output.writes.isEmpty)
+        #expect(session.noteLines == ["no messages yet"])
+    }
+
+    @Test func retryAfterAFailureResendsTheSameMessageAndReplacesIt() async {
+        let session = Harness(
+            lines: ["Hi", "/retry"], answers: [.answer([], failure: .connection("refused")), says("Hello")])
+
+        _ = await session.run()
+
+        #expect(session.requests.count == 2)
+        #expect(transcript(session.requests.last) == ["system: Be brief.", "user: Hi"])
+        #expect(
+            session.conversation.messages == [
+                ChatMessage(role: .user, content: "Hi"), ChatMessage(role: .assistant, content: "Hello"),
+            ])
+        #expect(session.output.text == "Hello\n")
+    }
+
+    @Test func retryReplacesTheLastAnswer() async {
+        let session = Harness(lines: ["Hi", "/retry", "Next"], answers: [says("First try"), says("Second try")])
+
+        _ = await session.run()
+
+        #expect(transcript(session.requests.at(1)) == ["system: Be brief.", "user: Hi"])
+        #expect(
+            transcript(session.requests.at(2)) == [
+                "system: Be brief.", "user: Hi", "assistant: Second try", "user: Next",
+            ])
+    }
+
+    @Test func retryWithNoMessagesSaysThereIsNothingToRetry() async {
+        let session = Harness(lines: ["/retry"])
+
+        _ = await session.run()
+
+        #expect(session.requests.isEmpty)
+        #expect(session.noteLines == ["nothing to retry yet"])
+        #expect(session.output.writes.isEmpty)
+    }
+
+    @Test func undoDropsTheLastExchangeFromLaterRequests() async {
+        let session = Harness(
+            lines: ["First", "Second", "/undo", "Third"], answers: [says("One"), says("Two"), says("Three")])
+
+        _ = await session.run()
+
+        #expect(
+            transcript(session.requests.last) == [
+                "system: Be brief.", "user: First", "assistant: One", "user: Third",
+            ])
+        #expect(session.noteLines == ["dropped the last exchange"])
+    }
+
+    @Test func undoWithNoMessagesSaysThereIsNothingToUndo() async {
+        let session = Harness(lines: ["/undo"])
+
+        _ = await session.run()
+
+        #expect(session.noteLines == ["nothing to undo"])
+    }
+
+    @Test func editSendsWhatWasWrittenInTheEditor() async {
+        let editor = StubTextEditor(writing: "Line one\nline two")
+        let session = Harness(lines: ["/edit"], editor: editor)
+
+        _ = await session.run()
+
+        #expect(editor.openedWith == [""])
+        #expect(transcript(session.requests.last) == ["system: Be brief.", "user: Line one\nline two"])
+        #expect(session.reader.remembered.last == "Line one\nline two")
+        #expect(session.output.text == "OK\n")
+    }
+
+    @Test func editWithoutAnEditorPrintsOneErrorLine() async {
+        let session = Harness(lines: ["/edit"], editor: nil)
+
+        _ = await session.run()
+
+        #expect(session.requests.isEmpty)
+        #expect(session.noteLines.count == 1)
+        #expect(session.noteLines.first?.hasPrefix("chat: error: /edit needs") == true)
+    }
+
+    @Test func editorFailurePrintsItsReasonAndSendsNothing() async {
+        let editor = StubTextEditor(.failure(EditorFailure("the editor (vi) failed; nothing sent")))
+        let session = Harness(lines: ["/edit"], editor: editor)
+
+        _ = await session.run()
+
+        #expect(session.requests.isEmpty)
+        #expect(session.noteLines == ["chat: error: the editor (vi) failed; nothing sent"])
+    }
+
+    @Test func editorLeftEmptySendsNothing() async {
+        let session = Harness(lines: ["/edit"], editor: StubTextEditor(writing: "  \n"))
+
+        _ = await session.run()
+
+        #expect(session.requests.isEmpty)
+        #expect(session.noteLines == ["nothing written; nothing sent"])
+    }
+
+    @Test func saveAndLoadRoundTripTheConversationThroughTheArchive() async {
+        let session = Harness(
+            lines: ["Hi", "/save chat.json", "/clear", "/model other-model", "/load chat.json", "Again"],
+            answers: [says("Hello"), says("Welcome back")])
+
+        _ = await session.run()
+
+        #expect(session.archive.saved["chat.json"]?.messages.count == 2)
+        #expect(
+            transcript(session.requests.last) == [
+                "system: Be brief.", "user: Hi", "assistant: Hello", "user: Again",
+            ])
+        #expect(session.requests.last?.settings.model == model)
+        #expect(session.noteLines.first == "saved 2 messages to chat.json")
+        #expect(session.noteLines.last == "loaded 2 messages from chat.json (model test-model)")
+    }
+
+    @Test(arguments: ["/save", "/load"])
+    func saveOrLoadWithoutAFileIsOneErrorLine(command: String) async {
+        let session = Harness(lines: ["Hi", command])
+
+        _ = await session.run()
+
+        #expect(session.noteLines == ["chat: error: give a file name: /save FILE, /load FILE"])
+        #expect(session.archive.saved.isEmpty)
+        #expect(session.conversation.messages.count == 2)
+    }
+
+    @Test func loadingAMissingFileIsOneErrorLineAndKeepsTheConversation() async {
+        let session = Harness(lines: ["Hi", "/load nowhere.json", "Again"])
+
+        _ = await session.run()
+
+        #expect(session.noteLines == ["chat: error: nowhere.json does not exist"])
+        #expect(transcript(session.requests.last).count == 4)
+    }
+
+    @Test func usageShowsEachTurnAndTheTotal() async {
+        let session = Harness(
+            lines: ["Hi", "Again", "/usage"],
+            answers: [
+                says("Hello", usage: TokenUsage(promptTokens: 10, completionTokens: 5)),
+                says("Hello again", usage: TokenUsage(promptTokens: 20, completionTokens: 7)),
+            ])
+
+        _ = await session.run()
+
+        #expect(
+            session.outputLines.suffix(3) == [
+                "turn 1: 10 prompt + 5 completion = 15",
+                "turn 2: 20 prompt + 7 completion = 27",
+                "total: 42 tokens over 2 turns",
+            ])
+        #expect(session.notes.writes.isEmpty)
+    }
+
+    @Test func usageWithoutFiguresFromTheServerSaysSo() async {
+        let session = Harness(lines: ["Hi", "/usage"])
+
+        _ = await session.run()
+
+        #expect(session.outputLines == ["OK"])
+        #expect(session.noteLines == ["no usage reported yet (some servers send none)"])
+    }
+
+    @Test func unknownCommandIsOneErrorLinePointingToHelpAndSendsNothing() async {
+        let session = Harness(lines: ["/foo bar"])
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(session.requests.isEmpty)
+        #expect(session.output.writes.isEmpty)
+        #expect(session.noteLines.count == 1)
+        let line = session.noteLines.first ?? ""
+        #expect(line.hasPrefix("chat: error:"))
+        #expect(line.contains("/foo"))
+        #expect(line.contains("/help"))
+    }
+
+    // MARK: Messages that look like commands
+
+    @Test(
+        arguments: [
+            ("//help", "/help"),
+            ("//text", "/text"),
+            ("/usr/bin is a path", "/usr/bin is a path"),
+            ("/ a lone slash", "/ a lone slash"),
+        ])
+    func lineThatIsNotACommandIsSentAsAMessage(line: String, sent: String) async {
+        let session = Harness(lines: [line])
+
+        _ = await session.run()
+
+        #expect(transcript(session.requests.last) == ["system: Be brief.", "user: \(sent)"])
+        #expect(session.notes.writes.isEmpty)
+    }
+
+    // MARK: Input
+
+    @Test func blankLinesAreIgnored() async {
+        let session = Harness(lines: ["", "   ", "\t", "Hi", ""])
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(session.requests.count == 1)
+        #expect(session.reader.remembered == ["Hi"])
+        #expect(session.notes.writes.isEmpty)
+    }
+
+    @Test func tripleQuoteBlockIsSentAsOneMessageJoinedWithNewlines() async {
+        let session = Harness(lines: ["\"\"\"", "line one", "", "  line three", " \"\"\" ", "After"])
+
+        _ = await session.run()
+
+        #expect(session.requests.count == 2)
+        #expect(transcript(session.requests.first) == ["system: Be brief.", "user: line one\n\n  line three"])
+        #expect(transcript(session.requests.last).last == "user: After")
+        #expect(session.reader.remembered == ["line one\n\n  line three", "After"])
+        // Inside the block the continuation prompt is shown, not the conversation's.
+        #expect(session.reader.prompts.dropFirst().prefix(4) == ["… ", "… ", "… ", "… "])
+    }
+
+    @Test func unclosedBlockAtTheEndOfInputIsStillSent() async {
+        let session = Harness(lines: ["\"\"\"", "first", "second"])
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(transcript(session.requests.last) == ["system: Be brief.", "user: first\nsecond"])
+    }
+
+    @Test func ctrlCInsideABlockDiscardsIt() async {
+        let session = Harness([.line("\"\"\""), .line("draft"), .interrupted, .line("Hi")])
+
+        _ = await session.run()
+
+        #expect(session.requests.count == 1)
+        #expect(transcript(session.requests.last) == ["system: Be brief.", "user: Hi"])
+        #expect(session.noteLines == ["(block discarded)"])
+        #expect(session.reader.prompts.at(3) == prompt("test-model · 0 turns"))
+    }
+
+    @Test func ctrlCAtThePromptPrintsTheHintAndCarriesOn() async {
+        let session = Harness([.interrupted, .line("Hi")])
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(session.noteLines == ["(Ctrl-C discards the line; /exit or Ctrl-D leaves)"])
+        #expect(session.requests.count == 1)
+        #expect(session.reader.prompts.count == 3)
+    }
+
+    @Test func endOfInputEndsWithStatusZero() async {
+        let session = Harness([])
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(session.reader.prompts == [prompt("test-model · 0 turns")])
+        #expect(session.requests.isEmpty)
+        #expect(session.output.writes.isEmpty)
+        #expect(session.notes.writes.isEmpty)
+    }
+
+    // MARK: Failure
+
+    @Test func failedTurnPrintsOneErrorLineAndIsLeftOutOfTheNextRequest() async {
+        let session = Harness(
+            lines: ["Hi", "Next"],
+            answers: [.answer([], failure: .server(status: 502, message: "bad gateway")), says("OK")]
+        )
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(session.noteLines.count { $0.hasPrefix("chat: error:") } == 1)
+        #expect(session.noteLines.first == "chat: error: 502 server error: bad gateway")
+        #expect(session.conversation.messages.first == ChatMessage(role: .user, content: "Hi", state: .failed))
+        #expect(transcript(session.requests.last) == ["system: Be brief.", "user: Next"])
+        #expect(session.output.text == "OK\n")
+    }
+
+    // MARK: Interruption
+
+    @Test func interruptingAnAnswerKeepsThePartialTextForTheNextRequest() async {
+        let session = Harness(
+            lines: ["Tell me", "Go on"], answers: [.hang([.text("Half "), .text("an answer")]), says("Done")])
+        session.whenReading("Tell me", outputContains: "an answer") { control in
+            // As Ctrl-C would, once the partial answer is on screen. (Polled: the answer's task
+            // may write before the REPL has registered how to stop it.)
+            await waitUntil { control.interruptAnswer() }
+        }
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(
+            session.conversation.messages.prefix(2) == [
+                ChatMessage(role: .user, content: "Tell me"),
+                ChatMessage(role: .assistant, content: "Half an answer", state: .interrupted),
+            ])
+        #expect(session.noteLines.count == 1)
+        #expect(session.noteLines.first?.hasPrefix("[interrupted") == true)
+        // The prompt came back, and the next request carries what arrived.
+        #expect(session.reader.prompts.at(1)?.hasPrefix("test-model · 1 turn") == true)
+        #expect(
+            transcript(session.requests.last) == [
+                "system: Be brief.", "user: Tell me", "assistant: Half an answer", "user: Go on",
+            ])
+        #expect(session.output.text == "Half an answer\nDone\n")
+    }
+
+    @Test func exitRequestedWhileStreamingEndsTheSessionWithItsStatus() async {
+        let session = Harness(lines: ["Tell me", "never read"], answers: [.hang([.text("Partial")])])
+        session.whenReading("Tell me", outputContains: "Partial") { control in
+            control.requestExit(status: 143)
+        }
+
+        let status = await session.run()
+
+        #expect(status == 143)
+        #expect(session.reader.unread == [.line("never read")])
+        #expect(session.reader.prompts.count == 1)
+        #expect(session.conversation.messages.last?.state == .interrupted)
+    }
+
+    @Test func exitRequestedBeforeTheFirstAnswerStartsStopsIt() async {
+        // SIGTERM may arrive before the answer has registered how to stop it.
+        let session = Harness(lines: ["never read"], answers: [.hang([])])
+        session.control.requestExit(status: 143)
+
+        let status = await session.run(firstMessage: "Hi")
+
+        #expect(status == 143)
+        #expect(session.reader.prompts.isEmpty)
+    }
+
+    // MARK: First message
+
+    @Test func firstMessageIsSentBeforeTheFirstPrompt() async {
+        let session = Harness(lines: ["Next"], answers: [says("First answer"), says("Second answer")])
+
+        let status = await session.run(firstMessage: "Summarise this")
+
+        #expect(status == 0)
+        #expect(transcript(session.requests.first) == ["system: Be brief.", "user: Summarise this"])
+        #expect(session.reader.prompts.first?.hasPrefix("test-model · 1 turn") == true)
+        #expect(session.requests.count == 2)
+        #expect(session.output.text == "First answer\nSecond answer\n")
+    }
+
+    @Test func endAfterFirstReturnsRightAfterItsAnswer() async {
+        let session = Harness(lines: ["never read"])
+
+        let status = await session.run(firstMessage: "Summarise this", endAfterFirst: true)
+
+        #expect(status == 0)
+        #expect(session.requests.count == 1)
+        #expect(session.reader.prompts.isEmpty)
+        #expect(session.reader.unread == [.line("never read")])
+        #expect(session.output.text == "OK\n")
+    }
+
+    // MARK: Streams
+
+    @Test func withNonTerminalSinksNoEscapeCodeIsWrittenAnywhere() async {
+        let session = Harness(
+            [
+                .line("Hi"), .line("Fails"), .line("Cut"), .interrupted, .line("\"\"\""), .line("x"), .interrupted,
+                .line("/help"), .line("/history"), .line("/model"), .line("/models"), .line("/system"),
+                .line("/usage"), .line("/foo"), .line("/save"), .line("/edit"), .line("/undo"), .line("/retry"),
+            ],
+            answers: [
+                .answer([
+                    .reasoning("Thinking"), .text("Hello"), .usage(TokenUsage(promptTokens: 3, completionTokens: 1)),
+                ]),
+                .answer([], failure: .server(status: 503, message: "busy")),
+                .answer([.text("Half")], failure: .streamCut("reset")),
+                says("Again"),
+            ])
+        session.stub.setModels(.failure(.connection("refused")))
+
+        _ = await session.run()
+
+        #expect(session.requests.count == 4)
+        #expect(!session.output.text.isEmpty)
+        #expect(!session.notes.text.isEmpty)
+        #expect(!session.output.text.contains(escape))
+        #expect(!session.notes.text.contains(escape))
+        #expect(!session.reader.prompts.joined().contains(escape))
+    }
+
+    @Test func answersAndCommandOutputGoToTheOutputAndNotesToTheNotes() async {
+        let session = Harness(lines: ["Hi", "/model", "/model other", "/foo"], answers: [says("Hello")])
+
+        _ = await session.run()
+
+        #expect(session.outputLines == ["Hello", "test-model"])
+        #expect(session.noteLines.count == 2)
+        #expect(session.noteLines.first == "model: other")
+        #expect(session.noteLines.last?.hasPrefix("chat: error:") == true)
+    }
+}
