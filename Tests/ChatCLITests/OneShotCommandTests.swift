@@ -233,18 +233,11 @@ import Testing
         defer { server.stop() }
         let chat = ChatBinary()
         let script = "\"$0\" --base-url \"$1\" hi | head -n 2; echo \"status=${PIPESTATUS[0]}\""
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script, ChatBinary.path, server.baseURL]
-        process.environment = chat.environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
-        let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let result = try await chat.start(
+            ["-c", script, ChatBinary.path, server.baseURL], executable: "/bin/bash"
+        ).wait()
+        let stdout = result.stdout
+        let stderr = result.stderr
         #expect(stdout == "line 1\nline 2\nstatus=0\n")
         #expect(stderr == "")
         #expect(server.waitForDisconnects(1, timeout: 3))

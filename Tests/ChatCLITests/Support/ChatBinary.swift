@@ -45,7 +45,7 @@ struct ChatBinary {
 
     /// Starts chat with `arguments`; stdin is `input` (nil: /dev/null). Spawned with posix_spawn
     /// and reaped with waitpid: no Foundation Process, whose exit watching lags under load.
-    func start(_ arguments: [String], input: String? = nil) throws -> Running {
+    func start(_ arguments: [String], input: String? = nil, executable: String = ChatBinary.path) throws -> Running {
         var output: [Int32] = [-1, -1]
         var errors: [Int32] = [-1, -1]
         var stdinPipe: [Int32] = [-1, -1]
@@ -63,14 +63,14 @@ struct ChatBinary {
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
         for fd in output + errors + stdinPipe where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
-        let argv = ([Self.path] + arguments).map { strdup($0) } + [nil]
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, Self.path, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(output[1])
         close(errors[1])
         if input != nil { close(stdinPipe[0]) }
