@@ -228,6 +228,24 @@ import Testing
         #expect(server.waitForDisconnects(1, timeout: 3))
     }
 
+    @Test func pipedTextWithAPromptAndNoTerminalIsOneTurnWithItsStatus() async throws {
+        let server = try LoopbackServer { _, index in
+            index == 0
+                ? ServerStep.sse([ServerStep.chatChunk("summary"), ServerStep.finishChunk()])
+                : ServerStep.json(status: 500, #"{"error":{"message":"boom"}}"#)
+        }
+        defer { server.stop() }
+        let chat = ChatBinary()
+        let ok = try await chat.run(
+            ["--base-url", server.baseURL, "--retries", "0", "-i", "summarise"], input: "notes\n")
+        #expect(ok.status == 0)
+        #expect(ok.stdout == "summary\n")
+        #expect(try sentContent(server, 0) == "summarise\n\nnotes")
+        let failed = try await chat.run(["--base-url", server.baseURL, "--retries", "0", "-i", "again"], input: "x\n")
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("500 server error: boom"))
+    }
+
     @Test func closedStdoutEndsTheTransferQuietly() async throws {
         let server = try answering((1...400).map { "line \($0)\n" }, pause: 0.01)
         defer { server.stop() }

@@ -59,8 +59,9 @@ public final class REPL {
     /// ends after its answer.
     public func run(firstMessage: String? = nil, endAfterFirst: Bool = false) async -> Int32 {
         if let firstMessage {
-            await answer(.send(firstMessage))
-            if endAfterFirst { return parts.control.exitStatus ?? 0 }
+            let answered = await answer(.send(firstMessage))
+            // With no terminal to go on with, this was a one-shot: a failure is exit status 1.
+            if endAfterFirst { return parts.control.exitStatus ?? (answered ? 0 : 1) }
         }
         while true {
             if let status = parts.control.exitStatus { return status }
@@ -112,7 +113,9 @@ public final class REPL {
         }
     }
 
-    private func answer(_ request: Request) async {
+    /// Asks for an answer and shows it; returns whether it arrived whole.
+    @discardableResult
+    private func answer(_ request: Request) async -> Bool {
         let (useCase, output, notes, notesStyle) = (parts.useCase, parts.output, parts.notes, parts.notesStyle)
         let indicator = WaitingIndicator(notes: notes, style: notesStyle)
         let task = Task { [conversation] () -> (Conversation, ChatMessage?, printed: Bool) in
@@ -141,7 +144,7 @@ public final class REPL {
         if omitted > 0 {
             note("(\(omitted) older messages were left out of the request to fit max_context_tokens)")
         }
-        guard message == nil else { return }
+        guard message == nil else { return true }
         switch useCase.lastError {
         case nil:
             note("nothing to retry yet")
@@ -151,6 +154,7 @@ public final class REPL {
             failure("\(error)")
             note(printed ? "(the partial answer is kept; /retry asks again)" : "(/retry sends it again)")
         }
+        return false
     }
 
     // MARK: - Commands

@@ -69,8 +69,13 @@ struct ChatBinary {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // A session of its own: no controlling terminal, as in CI, even when the tests run in one.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, 0x80)  // POSIX_SPAWN_SETSID (glibc; not imported)
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(output[1])
         close(errors[1])
         if input != nil { close(stdinPipe[0]) }
