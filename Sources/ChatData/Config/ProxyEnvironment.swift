@@ -35,7 +35,7 @@ struct ProxyEnvironment {
 
     static func host(of url: String) -> String {
         guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return url }
-        var host = url[url.index(colon, offsetBy: 3)...].prefix { $0 != "/" && $0 != "?" }
+        var host = url[url.index(colon, offsetBy: 3)...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
         if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[...close]) }
         return String(host.prefix { $0 != ":" })

@@ -118,7 +118,9 @@ public struct SettingsResolver {
     /// Whether `url` points at this machine, where a key is not required.
     static func isLoopback(_ url: String) -> Bool {
         guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return false }
-        var host = url[url.index(colon, offsetBy: 3)...].prefix { $0 != "/" && $0 != "?" }
+        // The authority ends at the path, the query or the fragment, as libcurl reads it: in
+        // `http://192.0.2.1#@127.0.0.1/v1` the host is 192.0.2.1.
+        var host = url[url.index(colon, offsetBy: 3)...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
         if host.hasPrefix("[") {
             return host.hasPrefix("[::1]")

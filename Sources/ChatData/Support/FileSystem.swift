@@ -40,9 +40,14 @@ enum FileSystem {
 
     /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`, so a reader
     /// never sees half a file. The file gets `mode`.
+    ///
+    /// The temporary file is always a new one (`O_EXCL`): a link planted at its predictable name,
+    /// e.g. in a shared directory, is removed, never followed, so no other file is overwritten or
+    /// has its mode changed.
     static func writeAtomically(_ bytes: [UInt8], to path: String, mode: mode_t) throws(WriteError) {
         let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw WriteError(reason: String(cString: strerror(errno))) }
         var offset = 0
         while offset < bytes.count {

@@ -1,0 +1,1 @@
+../../../Tests/ChatDataTests/StreamFuzzProperties.swift
