@@ -17,6 +17,14 @@ import Testing
         #expect(file.profiles["local"] != nil)
     }
 
+    @Test func exampleLocalProfileIsTheBuiltInOne() throws {
+        let file = try ConfigFile(bytes: try FileSystem.read(examplePath))
+        let example = try #require(file.profiles["local"])
+        let builtIn = try #require(SettingsResolver.builtInProfiles["local"])
+        #expect(example.baseURL == builtIn.baseURL)
+        #expect(example.model == builtIn.model)
+    }
+
     @Test func exampleConfigShowsEveryKey() throws {
         let text = String(decoding: try FileSystem.read(examplePath), as: UTF8.self)
         for key in ConfigLevel.keys.union(["profiles", "default_profile"]) {
