@@ -37,7 +37,11 @@ let package = Package(
 
         .target(name: "ChatTestSupport", dependencies: ["ChatDomain"], path: "Tests/ChatTestSupport"),
         .testTarget(name: "ChatDomainTests", dependencies: ["ChatDomain", "ChatTestSupport"]),
-        .testTarget(name: "ChatDataTests", dependencies: ["ChatData", "ChatDomain", "ChatTestSupport"]),
+        .testTarget(
+            name: "ChatDataTests",
+            dependencies: [
+                "ChatData", "ChatDomain", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .testTarget(
             name: "ChatPresentationTests", dependencies: ["ChatPresentation", "ChatDomain", "ChatTestSupport"]),
         .testTarget(name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat"]),

@@ -26,10 +26,19 @@ enum HelpText {
               --allow-insecure-http   allow sending the API key over plain http to another host
           -v, --verbose               show requests and responses on stderr (secrets hidden)
           -i, --interactive           start the REPL
+          -c, --continue              continue the most recently used conversation
+              --conversation ID       continue conversation ID (any unique prefix of it)
+              --no-history            store nothing for this run (not even input history)
+              --list                  list stored conversations, most recently used first
+              --search TEXT           find stored conversations that mention TEXT
+              --show ID               print a stored conversation
+              --export ID             write a stored conversation out (--format markdown|json)
+              --delete ID             delete a stored conversation
           -h, --help                  show this help
               --version               show the version
 
-        Environment: OPENAI_API_KEY, OPENAI_BASE_URL, NO_COLOR, XDG_CONFIG_HOME.
+        Environment: OPENAI_API_KEY, OPENAI_BASE_URL, NO_COLOR, XDG_CONFIG_HOME, XDG_DATA_HOME.
+        History: $XDG_DATA_HOME/chat/history.sqlite (else ~/.local/share/chat/).
         Exit status: 0 answered, 1 API or network failure, 2 usage or config error,
         130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP).
 

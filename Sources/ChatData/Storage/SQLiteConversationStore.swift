@@ -138,14 +138,20 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         }
         guard !words.isEmpty else { return .success([]) }
         let query = words.joined(separator: " ")
+        // The title matches the text anywhere in it; LIKE's wildcards in the text are plain characters.
+        var pattern = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
+            pattern.append(character)
+        }
         return read { db in
             try Self.summaries(
                 db,
                 where: """
                     c.id IN (SELECT m.conversation_id FROM message_fts JOIN message m ON m.id = message_fts.rowid
-                             WHERE message_fts MATCH ?) OR c.title LIKE ?
+                             WHERE message_fts MATCH ?) OR c.title LIKE ? ESCAPE '\\'
                     """,
-                arguments: [query, "%" + text + "%"], limit: limit)
+                arguments: [query, "%" + pattern + "%"], limit: limit)
         }
     }
 

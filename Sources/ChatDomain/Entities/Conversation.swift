@@ -84,6 +84,12 @@ public struct Conversation: Sendable, Equatable {
         messages[messages.count - 1] = message
     }
 
+    /// Sets where message `index` is stored in the history.
+    public mutating func setStorageID(_ id: Int64?, at index: Int) {
+        guard messages.indices.contains(index) else { return }
+        messages[index].storageID = id
+    }
+
     /// Marks the last message's state, e.g. a user message whose request failed.
     public mutating func markLast(_ state: MessageState) {
         guard !messages.isEmpty else { return }

@@ -43,6 +43,11 @@ public final class GPTChatUseCase: ChatUseCase {
     ) async -> ChatMessage? {
         if let recorder, conversation.id == nil {
             conversation.id = recorder.begin(conversation)
+            // A conversation that began elsewhere (`/load`) is stored whole, so continuing it later
+            // carries every turn.
+            for index in conversation.messages.indices where conversation.messages[index].storageID == nil {
+                conversation.setStorageID(store(conversation.messages[index], in: conversation), at: index)
+            }
         }
         var message = ChatMessage(role: .user, content: text)
         message.storageID = store(message, in: conversation)
@@ -91,8 +96,16 @@ public final class GPTChatUseCase: ChatUseCase {
         // Until it ends well, a stored answer counts as interrupted: a killed process leaves it so.
         var partial = ChatMessage(role: .assistant, content: "", state: .interrupted)
         var reasoning = ""
-        let clock = ContinuousClock()
-        var lastCheckpoint = clock.now
+        let checkpoints = recorder.flatMap { recorder in
+            conversation.id.map {
+                AnswerCheckpoints(
+                    recorder: recorder, conversationID: $0, settings: conversation.settings,
+                    systemPrompt: conversation.systemPrompt, interval: checkpointInterval)
+            }
+        }
+        // A stream that goes quiet after some text is checkpointed all the same.
+        let quiet = checkpoints.map { checkpoints in Task { await checkpoints.storeWhileQuiet() } }
+        defer { quiet?.cancel() }
         do {
             for try await event in repository.streamChat(request) {
                 switch event {
@@ -102,32 +115,27 @@ public final class GPTChatUseCase: ChatUseCase {
                 case .finished, .retrying: break
                 }
                 onEvent(event)
-                if recorder != nil && !partial.content.isEmpty && clock.now - lastCheckpoint >= checkpointInterval {
-                    partial.reasoning = reasoning.isEmpty ? nil : reasoning
-                    checkpoint(&partial, in: conversation)
-                    lastCheckpoint = clock.now
-                }
+                partial.reasoning = reasoning.isEmpty ? nil : reasoning
+                checkpoints?.update(partial)
             }
             // A cancelled consumer ends the loop without an error: check before calling it whole.
             try Task.checkCancellation()
             partial.state = .complete
-            partial.reasoning = reasoning.isEmpty ? nil : reasoning
-            checkpoint(&partial, in: conversation)
+            partial = checkpoints?.finish(partial) ?? partial
             conversation.append(partial)
             setLastError(nil)
             return partial
         } catch {
             setLastError(Self.chatError(from: error))
             if partial.content.isEmpty {
-                if let id = partial.storageID { recorder?.remove(ids: [id]) }
+                // Nothing of the answer was stored: stored rows need text.
                 conversation.markLast(.failed)
                 if let question = conversation.messages.last, let id = question.storageID {
                     recorder?.update(question, id: id)
                 }
             } else {
                 partial.state = .interrupted
-                partial.reasoning = reasoning.isEmpty ? nil : reasoning
-                checkpoint(&partial, in: conversation)
+                partial = checkpoints?.finish(partial) ?? partial
                 conversation.append(partial)
             }
             return nil
@@ -141,19 +149,88 @@ public final class GPTChatUseCase: ChatUseCase {
             message, settings: conversation.settings, systemPrompt: conversation.systemPrompt, to: id)
     }
 
-    /// Writes the answer so far: a new row the first time, an update after.
-    private func checkpoint(_ answer: inout ChatMessage, in conversation: Conversation) {
-        guard let recorder else { return }
-        if let id = answer.storageID {
-            recorder.update(answer, id: id)
-        } else if !answer.content.isEmpty || answer.state == .complete {
-            answer.storageID = store(answer, in: conversation)
-        }
-    }
-
     private static func chatError(from error: any Error) -> ChatError {
         if let error = error as? ChatError { return error }
         if error is CancellationError { return .cancelled }
         return .malformedResponse(String(describing: error))
+    }
+}
+
+/// Stores an answer as it streams: at least every `interval` while text arrives (checked as each
+/// event arrives, and by `storeWhileQuiet` when none does), and at the end. Shared by the loop
+/// that reads the stream and the task that watches for quiet, so writes happen under a lock.
+private final class AnswerCheckpoints: Sendable {
+    private struct State {
+        var answer = ChatMessage(role: .assistant, content: "", state: .interrupted)
+        /// Whether the stored row holds everything in `answer`.
+        var stored = true
+        var lastWrite: ContinuousClock.Instant
+    }
+
+    private let state: Mutex<State>
+    private let recorder: any ConversationRecorder
+    private let conversationID: String
+    private let settings: ChatSettings
+    private let systemPrompt: String?
+    private let interval: Duration
+    private let clock = ContinuousClock()
+
+    init(
+        recorder: any ConversationRecorder, conversationID: String, settings: ChatSettings, systemPrompt: String?,
+        interval: Duration
+    ) {
+        self.recorder = recorder
+        self.conversationID = conversationID
+        self.settings = settings
+        self.systemPrompt = systemPrompt
+        self.interval = interval
+        state = Mutex(State(lastWrite: clock.now))
+    }
+
+    /// The answer so far; stored now if the last write is `interval` old.
+    func update(_ answer: ChatMessage) {
+        state.withLock { state in
+            state.answer.content = answer.content
+            state.answer.reasoning = answer.reasoning
+            state.answer.usage = answer.usage
+            state.stored = false
+            if clock.now - state.lastWrite >= interval { write(&state) }
+        }
+    }
+
+    /// Until cancelled: stores text that arrived `interval` or more after the last write even
+    /// when no further event comes (a stalled stream).
+    func storeWhileQuiet() async {
+        let period = max(interval / 4, .milliseconds(5))
+        while (try? await Task.sleep(for: period)) != nil {
+            state.withLock { state in
+                if !state.stored && clock.now - state.lastWrite >= interval { write(&state) }
+            }
+        }
+    }
+
+    /// Stores the answer as it ended; returns it with its row id.
+    func finish(_ answer: ChatMessage) -> ChatMessage {
+        state.withLock { state in
+            let id = state.answer.storageID
+            state.answer = answer
+            state.answer.storageID = id
+            write(&state)
+            return state.answer
+        }
+    }
+
+    /// A new row the first time there is text (or a complete answer), an update after.
+    private func write(_ state: inout State) {
+        if let id = state.answer.storageID {
+            recorder.update(state.answer, id: id)
+        } else if !state.answer.content.isEmpty || state.answer.state == .complete {
+            state.answer.storageID = recorder.append(
+                state.answer, settings: settings, systemPrompt: systemPrompt, to: conversationID)
+        } else {
+            return
+        }
+        state.stored = true
+        state.lastWrite = clock.now
     }
 }

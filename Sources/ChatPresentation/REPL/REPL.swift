@@ -215,6 +215,7 @@ public final class REPL {
             do {
                 var loaded = try parts.archive.load(from: path)
                 loaded.settings.stream = conversation.settings.stream
+                loaded.settings.maxContextTokens = conversation.settings.maxContextTokens
                 conversation = loaded
                 note("loaded \(loaded.messages.count) messages from \(path) (model \(loaded.settings.model))")
             } catch {

@@ -63,6 +63,7 @@ struct ChatBinary {
         posix_spawn_file_actions_adddup2(&actions, output[1], 1)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
         for fd in output + errors + stdinPipe where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+        ChatBinary.closeTheRest(&actions)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -98,6 +99,18 @@ struct ChatBinary {
     func run(_ arguments: [String], input: String? = nil, timeout: Double = 20) async throws -> Result {
         let running = try start(arguments, input: input)
         return await running.wait(timeout: timeout)
+    }
+
+    /// Adds to `actions` the closing of every descriptor above stderr, so a child holds nothing
+    /// of the test process: an inherited socket (a loopback connection or libcurl transfer of a
+    /// test running alongside) would stay open while the child runs, and its peer would never see
+    /// it close; an inherited pipe end would keep another child's stdin from ending.
+    static func closeTheRest(_ actions: inout posix_spawn_file_actions_t) {
+        // glibc 2.34's posix_spawn_file_actions_addclosefrom_np; Swift's Glibc module leaves out
+        // the _GNU_SOURCE declarations, so it is looked up by name.
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
 
     /// A started chat process.

@@ -1,0 +1,454 @@
+import ChatDomain
+import Dispatch
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+
+@testable import ChatData
+
+// MARK: - Helpers
+
+/// What the store reported through `report`, in order.
+private final class Reports: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+
+    var all: [String] { lines.withLock { $0 } }
+}
+
+/// A data directory of its own under /tmp for one test, removed when the test ends.
+private final class Fixture {
+    let root = NSTemporaryDirectory() + "chat-store-\(UUID().uuidString)"
+    let reports = Reports()
+    /// `<root>/chat`, as `$XDG_DATA_HOME/chat`.
+    let directory: DataDirectory
+
+    init() {
+        guard let directory = DataDirectory(environment: ["XDG_DATA_HOME": root, "HOME": "/nonexistent"]) else {
+            preconditionFailure("an absolute XDG_DATA_HOME always names a data directory")
+        }
+        self.directory = directory
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    var databasePath: String { directory.file("history.sqlite") }
+
+    /// Opens the store the way `chat` does.
+    func open() throws -> SQLiteConversationStore {
+        let reports = reports
+        return try SQLiteConversationStore.open(in: directory, report: { reports.add($0) }).get()
+    }
+
+    /// A second connection, to look at (or tamper with) the database behind the store's back.
+    func connection() throws -> DatabaseQueue {
+        try DatabaseQueue(path: databasePath)
+    }
+
+    /// Permission bits of `path`, or nil if it does not exist.
+    func mode(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o777
+    }
+}
+
+private let settings = ChatSettings(model: "model-a")
+
+private func user(_ text: String, _ state: MessageState = .complete) -> ChatMessage {
+    ChatMessage(role: .user, content: text, state: state)
+}
+
+private func assistant(_ text: String, _ state: MessageState = .complete, usage: TokenUsage? = nil) -> ChatMessage {
+    ChatMessage(role: .assistant, content: text, state: state, usage: usage)
+}
+
+extension SQLiteConversationStore {
+    /// A new conversation holding `messages`; returns its id.
+    fileprivate func conversation(_ messages: [ChatMessage], title: String? = nil) throws -> String {
+        let id = try #require(begin(Conversation(settings: settings, title: title)))
+        for message in messages {
+            _ = try #require(append(message, settings: settings, systemPrompt: nil, to: id))
+        }
+        return id
+    }
+
+    /// The ids `search` finds, in order; fails the test if the search fails.
+    fileprivate func found(_ text: String) -> [String]? {
+        switch search(text, limit: 50) {
+        case .success(let list): return list.map(\.id)
+        case .failure(let error):
+            Issue.record("search \(text.debugDescription) failed: \(error)")
+            return nil
+        }
+    }
+
+    fileprivate var listed: [String] {
+        (try? list(limit: 100).get())?.map(\.id) ?? []
+    }
+}
+
+// MARK: - Tests
+
+@Suite("SQLiteConversationStore", .timeLimit(.minutes(1)))
+struct ConversationStoreTests {
+    /// Lives as long as the test: a new suite instance is made for each test.
+    fileprivate let fixture = Fixture()
+
+    @Test func roundTripKeepsMessagesModelSystemPromptAndUsage() throws {
+        let store = try fixture.open()
+        let started = HTTPDate.now()
+        let id = try #require(store.begin(Conversation(systemPrompt: "Be brief.", settings: settings)))
+        #expect(id.count == 8)
+        #expect(id.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+
+        let question = user("What is the capital of France, if you please, dear model?")
+        let questionID = try #require(
+            store.append(question, settings: settings, systemPrompt: "Be brief.", to: id))
+        let answerID = try #require(
+            store.append(assistant("Pa", .interrupted), settings: settings, systemPrompt: "Be brief.", to: id))
+        let usage = TokenUsage(promptTokens: 12, completionTokens: 3, totalTokens: 15)
+        var answer = assistant("Paris.", usage: usage)
+        answer.reasoning = "a capital question"
+        store.update(answer, id: answerID)
+
+        let loaded = try store.load(id).get()
+        var storedQuestion = question
+        storedQuestion.storageID = questionID
+        var storedAnswer = answer
+        storedAnswer.storageID = answerID
+        #expect(loaded.id == id)
+        #expect(loaded.messages == [storedQuestion, storedAnswer])
+        #expect(loaded.systemPrompt == "Be brief.")
+        #expect(loaded.settings.model == "model-a")
+        // The title is the first eight words of the first message.
+        #expect(loaded.title == "What is the capital of France, if you")
+
+        // Any unique prefix finds it, in either case; so does "the most recently used".
+        #expect(try store.load(String(id.prefix(3))).get() == loaded)
+        #expect(try store.load(id.uppercased()).get() == loaded)
+        #expect(try store.mostRecentlyUsed().get() == loaded)
+
+        let summary = try #require(try store.list(limit: 10).get().first)
+        #expect(summary.id == id)
+        #expect(summary.model == "model-a")
+        #expect(summary.turns == 1)
+        #expect(summary.title == loaded.title)
+        #expect(summary.createdAt >= started - 1 && summary.createdAt <= summary.updatedAt)
+        #expect(summary.updatedAt <= HTTPDate.now() + 1)
+        #expect(fixture.reports.all == [])
+    }
+
+    @Test func dataOutlivesTheStoreAndTwoStoresWriteSideBySide() throws {
+        var first: SQLiteConversationStore? = try fixture.open()
+        let second = try fixture.open()
+        let a = try #require(try first?.conversation([user("from the first")]))
+        let b = try second.conversation([user("from the second")])
+        first = nil
+        let reopened = try fixture.open()
+        #expect(Set(reopened.listed) == [a, b])
+        #expect(try reopened.load(a).get().messages.map(\.content) == ["from the first"])
+    }
+
+    @Test func ambiguousAndUnknownPrefixesAreErrors() throws {
+        let store = try fixture.open()
+        try fixture.connection().write { db in
+            for (id, time) in [("abc12345", 1.0), ("abc67890", 2.0), ("xyz00000", 3.0)] {
+                try db.execute(
+                    sql: "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                    arguments: [id, "title " + id, time, time])
+            }
+        }
+
+        switch store.load("abc") {
+        case .failure(.ambiguous(let id, let matches)):
+            #expect(id == "abc")
+            #expect(matches == ["abc67890", "abc12345"])
+        case let other:
+            Issue.record("expected ambiguous, got \(other)")
+        }
+        #expect(try store.load("abc1").get().id == "abc12345")
+        #expect(try store.load("X").get().id == "xyz00000")
+        #expect(store.load("nope").map(\.id) == .failure(.notFound(id: "nope")))
+        #expect(store.load("").map(\.id) == .failure(.notFound(id: "")))
+        #expect(store.load("%").map(\.id) == .failure(.notFound(id: "%")))
+
+        // Neither deleting nor renaming guesses.
+        #expect(store.delete("abc").map(\.id) == .failure(.ambiguous(id: "abc", matches: ["abc67890", "abc12345"])))
+        #expect(
+            store.rename("abc", title: "x").map { true }
+                == .failure(.ambiguous(id: "abc", matches: ["abc67890", "abc12345"])))
+        #expect(store.delete("nope").map(\.id) == .failure(.notFound(id: "nope")))
+        #expect(store.listed.count == 3)
+    }
+
+    @Test func listIsMostRecentlyUsedFirstNotMostRecentlyCreated() throws {
+        let store = try fixture.open()
+        let older = try store.conversation([user("older question")])
+        let answerID = try #require(
+            store.append(assistant("older", .interrupted), settings: settings, systemPrompt: nil, to: older))
+        let newer = try store.conversation([user("newer question")])
+        #expect(store.listed == [newer, older])
+
+        // A checkpoint of the older conversation's answer counts as using it.
+        store.update(assistant("older answer"), id: answerID)
+        #expect(store.listed == [older, newer])
+        #expect(try store.mostRecentlyUsed().get()?.id == older)
+
+        _ = store.append(user("again"), settings: settings, systemPrompt: nil, to: newer)
+        #expect(store.listed == [newer, older])
+        #expect(try store.mostRecentlyUsed().get()?.id == newer)
+        #expect(try store.list(limit: 1).get().map(\.id) == [newer])
+    }
+
+    @Test func emptyHistoryListsNothing() throws {
+        let store = try fixture.open()
+        #expect(try store.list(limit: 10).get() == [])
+        #expect(try store.mostRecentlyUsed().get() == nil)
+        #expect(store.found("anything") == [])
+    }
+
+    @Test func searchFindsEitherSideAndTheTitle() throws {
+        let store = try fixture.open()
+        let penguins = try store.conversation([
+            user("How do penguins keep warm in common winters?"),
+            assistant("Dense feathers and a layer of fat."),
+        ])
+        let bread = try store.conversation([
+            user("A common recipe for bread?"), assistant("Flour, water, yeast and salt."),
+        ])
+
+        #expect(store.found("penguins") == [penguins])
+        #expect(store.found("FEATHERS") == [penguins])
+        #expect(store.found("yeast") == [bread])
+        #expect(store.found("fat dense") == [penguins])
+        #expect(store.found("common") == [bread, penguins])
+        #expect(store.found("penguins yeast") == [])
+        #expect(store.found("giraffe") == [])
+        #expect(store.found("   ") == [])
+
+        // The title: what /title set, matched in part too.
+        #expect(store.rename(String(bread.prefix(4)), title: "Kitchen notebook").map { true } == .success(true))
+        #expect(store.found("notebook") == [bread])
+        #expect(store.found("itchen") == [bread])
+        #expect(try store.load(bread).get().title == "Kitchen notebook")
+    }
+
+    @Test func quotesAndSpecialCharactersDoNotBreakTheSearch() throws {
+        let store = try fixture.open()
+        let tricky = try store.conversation(
+            [user(#"He said "hi" (twice) -- c'est ça: 100% *done* a_b"#), assistant("OK")], title: "Tricky")
+        let plain = try store.conversation([user("nothing special here"), assistant("fine")], title: "Plain")
+
+        #expect(store.found(#""hi""#) == [tricky])
+        #expect(store.found("(twice)") == [tricky])
+        #expect(store.found("c'est") == [tricky])
+        #expect(store.found("*done*") == [tricky])
+        #expect(store.found("ça") == [tricky])
+        // FTS5 syntax, SQL and LIKE wildcards: none fails, none finds the plain conversation.
+        for text in [
+            #""unbalanced"#, #"a "" b"#, "NOT", "AND OR NOT", "NEAR(", "content:zebra", "-", "^start", "\\",
+            "'; DROP TABLE message; --", "*", "{x}", "%", "_",
+        ] {
+            let found = store.found(text)
+            #expect(found != nil && found?.contains(plain) == false, "\(text)")
+        }
+        // LIKE's wildcards in the text are plain characters.
+        #expect(store.found("%") == [])
+        #expect(store.found("_") == [])
+        #expect(store.listed.count == 2)
+    }
+
+    @Test func deleteRemovesTheConversationAndItsMessages() throws {
+        let store = try fixture.open()
+        let doomed = try store.conversation([user("about penguins"), assistant("they swim")])
+        let kept = try store.conversation([user("about bread"), assistant("it rises")])
+
+        let deleted = try store.delete(String(doomed.prefix(5))).get()
+        #expect(deleted.id == doomed)
+        #expect(deleted.title == "about penguins")
+        #expect(deleted.turns == 1)
+
+        #expect(store.listed == [kept])
+        #expect(store.load(doomed).map(\.id) == .failure(.notFound(id: doomed)))
+        #expect(store.found("penguins") == [])
+        #expect(store.found("swim") == [])
+        #expect(store.found("rises") == [kept])
+        let left = try fixture.connection().read { db in
+            (
+                try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM message WHERE conversation_id = ?", arguments: [doomed]),
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_fts WHERE message_fts MATCH 'penguins OR swim'")
+            )
+        }
+        #expect(left.0 == 0)
+        #expect(left.1 == 0)
+        #expect(store.delete(doomed).map(\.id) == .failure(.notFound(id: doomed)))
+    }
+
+    @Test func renameSetsTheTitleAndLaterMessagesKeepIt() throws {
+        let store = try fixture.open()
+        let id = try store.conversation([user("first words here")])
+        #expect(try store.load(id).get().title == "first words here")
+
+        #expect(store.rename(id, title: "My own title").map { true } == .success(true))
+        _ = store.append(user("second message"), settings: settings, systemPrompt: nil, to: id)
+        #expect(try store.load(id).get().title == "My own title")
+        #expect(try store.list(limit: 1).get().first?.title == "My own title")
+        #expect(store.rename("zzzzzzzz", title: "x").map { true } == .failure(.notFound(id: "zzzzzzzz")))
+
+        // A title given before the first message (/title in a new REPL) is the one kept.
+        let titled = try store.conversation([user("the message")], title: "Given first")
+        #expect(try store.load(titled).get().title == "Given first")
+    }
+
+    @Test func removeTakesOnlyTheGivenMessages() throws {
+        let store = try fixture.open()
+        let id = try #require(store.begin(Conversation(settings: settings)))
+        var ids: [Int64] = []
+        for message in [user("one"), assistant("uno"), user("two"), assistant("dos")] {
+            ids.append(try #require(store.append(message, settings: settings, systemPrompt: nil, to: id)))
+        }
+        store.remove(ids: [])
+        store.remove(ids: [ids[2], ids[3]])
+
+        let loaded = try store.load(id).get()
+        #expect(loaded.messages.map(\.content) == ["one", "uno"])
+        #expect(loaded.messages.map(\.storageID) == [ids[0], ids[1]])
+        #expect(try store.list(limit: 1).get().first?.turns == 1)
+        #expect(store.found("dos") == [])
+        #expect(store.found("uno") == [id])
+    }
+
+    @Test func anOlderSchemaIsMigratedAndItsMessagesBecomeSearchable() throws {
+        #expect(fixture.directory.prepare())
+        do {
+            // A database as the first release left it: only the v1 migration applied.
+            let old = try DatabasePool(path: fixture.databasePath)
+            try HistorySchema.migrator.migrate(old, upTo: "v1-conversations")
+            try old.write { db in
+                #expect(try !db.tableExists("message_fts"))
+                try db.execute(
+                    sql: "INSERT INTO conversation (id, title, created_at, updated_at) VALUES ('old00001', '', 1, 2)")
+                for (role, content) in [("user", "an ancient question"), ("assistant", "a venerable answer")] {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO message (conversation_id, role, content, state, model, created_at, updated_at)
+                            VALUES ('old00001', ?, ?, 'complete', 'old-model', 1, 2)
+                            """,
+                        arguments: [role, content])
+                }
+            }
+            try old.close()
+        }
+
+        let store = try fixture.open()
+        #expect(store.found("ancient") == ["old00001"])
+        #expect(store.found("venerable") == ["old00001"])
+        let loaded = try store.load("old0").get()
+        #expect(loaded.messages.map(\.content) == ["an ancient question", "a venerable answer"])
+        #expect(loaded.settings.model == "old-model")
+        let applied = try fixture.connection().read { db in try HistorySchema.migrator.appliedIdentifiers(db) }
+        #expect(applied == ["v1-conversations", "v2-search"])
+
+        // New messages are indexed too.
+        _ = store.append(user("a modern follow-up"), settings: settings, systemPrompt: nil, to: "old00001")
+        #expect(store.found("modern") == ["old00001"])
+    }
+
+    @Test func filesArePrivateEvenInADirectoryThatWasNot() throws {
+        #expect(mkdir(fixture.root, 0o755) == 0)
+        #expect(mkdir(fixture.directory.path, 0o755) == 0)
+        #expect(chmod(fixture.directory.path, 0o755) == 0)
+        let store = try fixture.open()
+        _ = try store.conversation([user("secret"), assistant("kept private")])
+
+        #expect(fixture.mode(fixture.directory.path) == 0o700)
+        #expect(fixture.mode(fixture.databasePath) == 0o600)
+        #expect(fixture.mode(fixture.directory.file("history.lock")) == 0o600)
+        for suffix in ["-wal", "-shm"] {
+            let mode = fixture.mode(fixture.databasePath + suffix)
+            #expect(mode == nil || mode == 0o600, "history.sqlite\(suffix)")
+        }
+    }
+
+    @Test func aFreshDirectoryIsCreatedPrivate() throws {
+        _ = try fixture.open()
+        #expect(fixture.mode(fixture.directory.path) == 0o700)
+        #expect(fixture.mode(fixture.databasePath) == 0o600)
+    }
+
+    @Test func severalFirstOpensAtOnceAllSucceed() throws {
+        let directory = fixture.directory
+        let outcomes = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            let outcome: String
+            let report: @Sendable (String) -> Void = { line in outcomes.withLock { $0.append("report: " + line) } }
+            switch SQLiteConversationStore.open(in: directory, report: report) {
+            case .success(let store):
+                let id = store.begin(Conversation(settings: settings))
+                let row = id.flatMap {
+                    store.append(user("parallel \(index)"), settings: settings, systemPrompt: nil, to: $0)
+                }
+                outcome = row == nil ? "no row" : "ok"
+            case .failure(let error):
+                outcome = "\(error)"
+            }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        #expect(outcomes.withLock { $0 } == Array(repeating: "ok", count: 8))
+        #expect(try fixture.open().list(limit: 20).get().count == 8)
+    }
+
+    @Test func aFailedWriteIsReportedOnceAndTheChatGoesOn() throws {
+        let store = try fixture.open()
+        let id = try store.conversation([user("before the failure")])
+        let answerID = try #require(
+            store.append(assistant("partial", .interrupted), settings: settings, systemPrompt: nil, to: id))
+
+        // Every write fails from now on, as on a full disk.
+        let tamper = try fixture.connection()
+        try tamper.write { db in
+            for (name, event) in [
+                ("c", "INSERT ON conversation"), ("i", "INSERT ON message"), ("u", "UPDATE ON message"),
+                ("d", "DELETE ON message"),
+            ] {
+                try db.execute(
+                    sql: "CREATE TRIGGER fail_\(name) BEFORE \(event) BEGIN SELECT RAISE(FAIL, 'disk is full'); END")
+            }
+        }
+        #expect(store.begin(Conversation(settings: settings)) == nil)
+        #expect(store.append(user("lost"), settings: settings, systemPrompt: nil, to: id) == nil)
+        store.update(assistant("partial and more"), id: answerID)
+        store.remove(ids: [answerID])
+
+        #expect(fixture.reports.all.count == 1)
+        let report = fixture.reports.all.first ?? ""
+        #expect(report.contains("could not save"))
+        #expect(report.contains("disk is full"))
+        // Reading still works, and what was stored before is intact.
+        let loaded = try store.load(id).get()
+        #expect(loaded.messages.map(\.content) == ["before the failure", "partial"])
+        #expect(loaded.messages.last?.state == .interrupted)
+
+        // Once writes work again, they are stored; the report is not repeated.
+        try tamper.write { db in
+            for name in ["c", "i", "u", "d"] { try db.execute(sql: "DROP TRIGGER fail_\(name)") }
+        }
+        store.update(assistant("partial, then whole"), id: answerID)
+        #expect(try store.load(id).get().messages.last?.content == "partial, then whole")
+        #expect(fixture.reports.all.count == 1)
+    }
+
+    @Test func titlesAreTheFirstWordsOnOneLine() {
+        #expect(SQLiteConversationStore.title(from: "  one\ntwo\tthree  ") == "one two three")
+        let long = String(repeating: "abcdefghij ", count: 8)
+        let title = SQLiteConversationStore.title(from: long)
+        #expect(title.count == 60)
+        #expect(title.hasSuffix("…"))
+    }
+}

@@ -1,0 +1,418 @@
+import ChatDomain
+import ChatTestSupport
+import Synchronization
+import Testing
+
+// MARK: - A recorder that remembers
+
+/// One thing that happened, in order: a call on the recorder, or an event the use case handed on.
+private enum Entry: Equatable {
+    case begin
+    /// `requestsSent`: how many requests the repository had seen when the message was stored.
+    case append(id: Int64, role: Role, content: String, state: MessageState, usage: TokenUsage?, requestsSent: Int)
+    case update(id: Int64, content: String, state: MessageState, usage: TokenUsage?)
+    case remove([Int64])
+    case event(ChatEvent)
+}
+
+/// A stored row of the in-memory history.
+private struct Row: Equatable {
+    var role: Role
+    var content: String
+    var state: MessageState
+    var usage: TokenUsage?
+    var model: String
+    var systemPrompt: String?
+}
+
+/// `ConversationRecorder` in memory: keeps the rows and the order of every call.
+private final class MemoryRecorder: ConversationRecorder {
+    private struct State {
+        var entries: [Entry] = []
+        var rows: [Int64: Row] = [:]
+        var nextID: Int64 = 1
+        var conversations = 0
+    }
+
+    private let state = Mutex(State())
+    private let requestsSent: @Sendable () -> Int
+
+    /// `requestsSent` tells how many requests the repository has received so far.
+    init(requestsSent: @escaping @Sendable () -> Int) {
+        self.requestsSent = requestsSent
+    }
+
+    var entries: [Entry] { state.withLock { $0.entries } }
+
+    /// The stored rows, oldest first.
+    var rows: [Row] { state.withLock { state in state.rows.keys.sorted().compactMap { state.rows[$0] } } }
+
+    var rowIDs: [Int64] { state.withLock { $0.rows.keys.sorted() } }
+
+    func note(_ event: ChatEvent) {
+        state.withLock { $0.entries.append(.event(event)) }
+    }
+
+    func begin(_ conversation: Conversation) -> String? {
+        state.withLock { state in
+            state.entries.append(.begin)
+            state.conversations += 1
+            return "conv000\(state.conversations)"
+        }
+    }
+
+    func append(_ message: ChatMessage, settings: ChatSettings, systemPrompt: String?, to conversationID: String)
+        -> Int64?
+    {
+        let sent = requestsSent()
+        return state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.entries.append(
+                .append(
+                    id: id, role: message.role, content: message.content, state: message.state, usage: message.usage,
+                    requestsSent: sent))
+            state.rows[id] = Row(
+                role: message.role, content: message.content, state: message.state, usage: message.usage,
+                model: settings.model, systemPrompt: systemPrompt)
+            return id
+        }
+    }
+
+    func update(_ message: ChatMessage, id: Int64) {
+        state.withLock { state in
+            state.entries.append(.update(id: id, content: message.content, state: message.state, usage: message.usage))
+            state.rows[id]?.content = message.content
+            state.rows[id]?.state = message.state
+            state.rows[id]?.usage = message.usage
+        }
+    }
+
+    func remove(ids: [Int64]) {
+        state.withLock { state in
+            state.entries.append(.remove(ids))
+            for id in ids { state.rows[id] = nil }
+        }
+    }
+}
+
+// MARK: - Helpers
+
+private let settings = ChatSettings(model: "test-model")
+private let systemPrompt = "Answer briefly."
+private let usage = TokenUsage(promptTokens: 20, completionTokens: 3)
+
+private func newConversation(_ messages: [ChatMessage] = []) -> Conversation {
+    Conversation(systemPrompt: systemPrompt, settings: settings, messages: messages)
+}
+
+/// A stub, a recorder that sees the stub's requests, and the use case over both.
+private func makeUseCase(_ scripts: [StubGPTRepository.Script], checkpointInterval: Duration = .seconds(3600))
+    -> (GPTChatUseCase, StubGPTRepository, MemoryRecorder)
+{
+    let stub = StubGPTRepository(scripts)
+    let recorder = MemoryRecorder(requestsSent: { stub.requests.count })
+    let useCase = GPTChatUseCase(repository: stub, recorder: recorder, checkpointInterval: checkpointInterval)
+    return (useCase, stub, recorder)
+}
+
+private func answer(_ pieces: String...) -> StubGPTRepository.Script {
+    .answer(pieces.map(ChatEvent.text) + [.usage(usage), .finished(reason: "stop")])
+}
+
+// MARK: - Storing as it happens
+
+@Suite("GPTChatUseCase with a recorder", .timeLimit(.minutes(1)))
+struct RecordingUseCaseTests {
+    @Test func theUserMessageIsStoredBeforeTheRequestIsSentAndTheAnswerAtTheEnd() async {
+        let (useCase, stub, recorder) = makeUseCase([answer("Hi", " there")])
+        var conversation = newConversation()
+
+        let reply = await useCase.send("Hello", in: &conversation) { _ in }
+
+        #expect(reply?.content == "Hi there")
+        #expect(conversation.id == "conv0001")
+        #expect(stub.requests.count == 1)
+        #expect(
+            recorder.entries == [
+                .begin,
+                .append(id: 1, role: .user, content: "Hello", state: .complete, usage: nil, requestsSent: 0),
+                .append(id: 2, role: .assistant, content: "Hi there", state: .complete, usage: usage, requestsSent: 1),
+            ])
+        #expect(
+            recorder.rows == [
+                Row(role: .user, content: "Hello", state: .complete, model: "test-model", systemPrompt: systemPrompt),
+                Row(
+                    role: .assistant, content: "Hi there", state: .complete, usage: usage, model: "test-model",
+                    systemPrompt: systemPrompt),
+            ])
+        // The conversation knows its rows, so /undo and /retry can remove them.
+        #expect(conversation.messages.map(\.storageID) == [1, 2])
+    }
+
+    @Test func aContinuedConversationIsNotBegunAgain() async {
+        let (useCase, _, recorder) = makeUseCase([answer("Two")])
+        var conversation = newConversation([
+            ChatMessage(role: .user, content: "One", storageID: 7),
+            ChatMessage(role: .assistant, content: "Uno", storageID: 8),
+        ])
+        conversation.id = "stored01"
+
+        _ = await useCase.send("Next", in: &conversation) { _ in }
+
+        #expect(!recorder.entries.contains(.begin))
+        #expect(conversation.id == "stored01")
+        #expect(recorder.rows.map(\.content) == ["Next", "Two"])
+    }
+
+    @Test func theAnswerIsCheckpointedWhileItStreamsThenStoredComplete() async {
+        let (useCase, _, recorder) = makeUseCase([answer("One", " two", " three")], checkpointInterval: .zero)
+        var conversation = newConversation()
+
+        _ = await useCase.send("Count", in: &conversation) { recorder.note($0) }
+
+        let entries = recorder.entries
+        func index(_ entry: Entry) -> Int { entries.firstIndex(of: entry) ?? Int.max }
+        let firstPiece = index(.event(.text("One")))
+        let secondPiece = index(.event(.text(" two")))
+        let thirdPiece = index(.event(.text(" three")))
+        // The first piece is stored (interrupted, until it ends well) before the second arrives …
+        let stored = index(
+            .append(id: 2, role: .assistant, content: "One", state: .interrupted, usage: nil, requestsSent: 1))
+        #expect(firstPiece < stored && stored < secondPiece)
+        // … and the second before the third.
+        let updated = index(.update(id: 2, content: "One two", state: .interrupted, usage: nil))
+        #expect(secondPiece < updated && updated < thirdPiece)
+        // At the end: complete, with the usage.
+        #expect(entries.last == .update(id: 2, content: "One two three", state: .complete, usage: usage))
+        #expect(recorder.rows.last?.state == .complete)
+        #expect(recorder.rows.count == 2)
+    }
+
+    @Test func aStreamThatGoesQuietAfterSomeTextIsCheckpointedAnyway() async {
+        let (useCase, _, recorder) = makeUseCase(
+            [.hang([.text("Before the stall")])], checkpointInterval: .milliseconds(500))
+        let (events, continuation) = AsyncStream<ChatEvent>.makeStream()
+        let task = Task {
+            var conversation = newConversation()
+            _ = await useCase.send("Question", in: &conversation) { continuation.yield($0) }
+            continuation.finish()
+        }
+        let storedWhileQuiet = await withTaskCancellationHandler {
+            var iterator = events.makeAsyncIterator()
+            _ = await iterator.next()
+            // No event follows the first piece: a checkpoint must come from the clock alone.
+            let clock = ContinuousClock()
+            let deadline = clock.now + .seconds(5)
+            while clock.now < deadline && recorder.rows.count < 2 {
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            let rows = recorder.rows
+            task.cancel()
+            await task.value
+            return rows
+        } onCancel: {
+            task.cancel()
+        }
+
+        #expect(storedWhileQuiet.map(\.content) == ["Question", "Before the stall"])
+        #expect(storedWhileQuiet.last?.state == .interrupted)
+        #expect(recorder.rows.map(\.state) == [.complete, .interrupted])
+    }
+
+    @Test func aConversationLoadedFromAFileIsStoredWholeWhenFirstStored() async {
+        let (useCase, _, recorder) = makeUseCase([answer("A2")])
+        var conversation = newConversation([
+            ChatMessage(role: .user, content: "Q1"), ChatMessage(role: .assistant, content: "A1", state: .interrupted),
+        ])
+
+        _ = await useCase.send("Q2", in: &conversation) { _ in }
+
+        #expect(recorder.entries.first == .begin)
+        #expect(recorder.rows.map(\.content) == ["Q1", "A1", "Q2", "A2"])
+        #expect(recorder.rows.map(\.state) == [.complete, .interrupted, .complete, .complete])
+        #expect(conversation.messages.map(\.storageID) == [1, 2, 3, 4])
+        // Stored once: the next message adds only itself.
+        _ = await useCase.send("Q3", in: &conversation) { _ in }
+        #expect(recorder.rows.map(\.content) == ["Q1", "A1", "Q2", "A2", "Q3", "A2"])
+    }
+
+    @Test func anAnswerStoppedByCtrlCIsStoredInterrupted() async {
+        let (useCase, _, recorder) = makeUseCase([.hang([.text("Partial ")])])
+        let (events, continuation) = AsyncStream<ChatEvent>.makeStream()
+        let task = Task {
+            var conversation = newConversation()
+            _ = await useCase.send("Tell me a story", in: &conversation) { continuation.yield($0) }
+            continuation.finish()
+            return conversation
+        }
+        let conversation = await withTaskCancellationHandler {
+            var iterator = events.makeAsyncIterator()
+            _ = await iterator.next()
+            task.cancel()
+            return await task.value
+        } onCancel: {
+            task.cancel()
+        }
+
+        #expect(useCase.lastError == .cancelled)
+        #expect(recorder.rows.map(\.content) == ["Tell me a story", "Partial "])
+        #expect(recorder.rows.map(\.state) == [.complete, .interrupted])
+        #expect(conversation.messages.last?.state == .interrupted)
+        #expect(conversation.messages.last?.storageID == 2)
+    }
+
+    @Test func anAnswerCutOffByTheServerIsStoredInterrupted() async {
+        let (useCase, _, recorder) = makeUseCase([.answer([.text("Half an")], failure: .streamCut("eof"))])
+        var conversation = newConversation()
+
+        #expect(await useCase.send("Question", in: &conversation) { _ in } == nil)
+
+        #expect(recorder.rows.map(\.content) == ["Question", "Half an"])
+        #expect(recorder.rows.map(\.state) == [.complete, .interrupted])
+    }
+
+    @Test func aFailureWithNoTextStoresTheUserMessageFailedAndNoAnswer() async {
+        let (useCase, _, recorder) = makeUseCase([
+            .answer(
+                [.retrying(attempt: 1, limit: 1, delay: 0, reason: "503")],
+                failure: .server(status: 503, message: "overloaded"))
+        ])
+        var conversation = newConversation()
+
+        #expect(await useCase.send("Hello?", in: &conversation) { _ in } == nil)
+
+        #expect(
+            recorder.entries == [
+                .begin,
+                .append(id: 1, role: .user, content: "Hello?", state: .complete, usage: nil, requestsSent: 0),
+                .update(id: 1, content: "Hello?", state: .failed, usage: nil),
+            ])
+        #expect(recorder.rows.map(\.role) == [.user])
+        #expect(conversation.messages.map(\.state) == [.failed])
+    }
+
+    @Test func retryReplacesTheStoredAnswer() async {
+        let (useCase, _, recorder) = makeUseCase([
+            .answer([.text("Half")], failure: .streamCut("eof")), answer("Whole"),
+        ])
+        var conversation = newConversation()
+        _ = await useCase.send("Question", in: &conversation) { _ in }
+        #expect(recorder.rowIDs == [1, 2])
+
+        let reply = await useCase.retry(in: &conversation) { _ in }
+
+        #expect(reply?.content == "Whole")
+        #expect(recorder.entries.contains(.remove([2])))
+        #expect(recorder.rowIDs == [1, 3])
+        #expect(recorder.rows.map(\.content) == ["Question", "Whole"])
+        #expect(recorder.rows.map(\.state) == [.complete, .complete])
+        #expect(conversation.messages.map(\.storageID) == [1, 3])
+    }
+
+    @Test func retryAfterAFailureStoresTheQuestionCompleteAgain() async {
+        let (useCase, _, recorder) = makeUseCase([.answer([], failure: .connection("refused")), answer("Finally")])
+        var conversation = newConversation()
+        _ = await useCase.send("Question", in: &conversation) { _ in }
+        #expect(recorder.rows.map(\.state) == [.failed])
+
+        _ = await useCase.retry(in: &conversation) { _ in }
+
+        #expect(recorder.rows.map(\.content) == ["Question", "Finally"])
+        #expect(recorder.rows.map(\.state) == [.complete, .complete])
+    }
+
+    @Test func undoRemovesBothRowsOfTheLastExchange() async {
+        let (useCase, _, recorder) = makeUseCase([answer("A1"), answer("A2")])
+        var conversation = newConversation()
+        _ = await useCase.send("Q1", in: &conversation) { _ in }
+        _ = await useCase.send("Q2", in: &conversation) { _ in }
+        #expect(recorder.rowIDs == [1, 2, 3, 4])
+
+        #expect(useCase.undo(in: &conversation))
+        #expect(recorder.entries.last == .remove([3, 4]))
+        #expect(recorder.rows.map(\.content) == ["Q1", "A1"])
+
+        #expect(useCase.undo(in: &conversation))
+        #expect(recorder.rowIDs == [])
+        let calls = recorder.entries.count
+        #expect(!useCase.undo(in: &conversation))
+        #expect(recorder.entries.count == calls)
+    }
+}
+
+// MARK: - The context window
+
+/// Text of 40 bytes: an estimated 14 tokens as a message (10 for the text, 4 for the framing).
+private func text40(_ label: String) -> String {
+    label + String(repeating: ".", count: 40 - label.utf8.count)
+}
+
+private func user(_ label: String, _ state: MessageState = .complete) -> ChatMessage {
+    ChatMessage(role: .user, content: text40(label), state: state)
+}
+
+private func assistant(_ label: String) -> ChatMessage {
+    ChatMessage(role: .assistant, content: text40(label))
+}
+
+/// The system prompt "sys" is an estimated 5 tokens; each message 14.
+private func windowed(_ limit: Int?, system: String? = "sys", _ messages: [ChatMessage]) -> ([String], Int) {
+    let conversation = Conversation(
+        systemPrompt: system, settings: ChatSettings(model: "m", maxContextTokens: limit), messages: messages)
+    let (kept, omitted) = conversation.requestMessagesWithinContext
+    return (kept.map { $0.role == .system ? "system" : String($0.content.prefix { $0 != "." }) }, omitted)
+}
+
+@Suite("Context window (max_context_tokens)")
+struct ContextWindowTests {
+    let turns = [user("u1"), assistant("a1"), user("u2"), assistant("a2"), user("u3")]
+
+    @Test func noLimitOrALimitThatFitsSendsEverything() {
+        #expect(windowed(nil, turns) == (["system", "u1", "a1", "u2", "a2", "u3"], 0))
+        #expect(windowed(75, turns) == (["system", "u1", "a1", "u2", "a2", "u3"], 0))
+    }
+
+    @Test func theOldestTurnsGoFirstAndTheSystemPromptStays() {
+        // 75 estimated: leaving out u1 is enough for 74, but a1 would then begin the turns unasked.
+        #expect(windowed(74, turns) == (["system", "u2", "a2", "u3"], 2))
+        #expect(windowed(47, turns) == (["system", "u2", "a2", "u3"], 2))
+        #expect(windowed(46, turns) == (["system", "u3"], 4))
+    }
+
+    @Test func theNewestMessageAlwaysStays() {
+        #expect(windowed(1, turns) == (["system", "u3"], 4))
+        #expect(windowed(1, system: nil, turns) == (["u3"], 4))
+    }
+
+    @Test func withoutASystemPromptTheTurnsStillNeverBeginWithAnAnswer() {
+        // 70 estimated; 60 leaves out u1, and then a1 too.
+        #expect(windowed(60, system: nil, turns) == (["u2", "a2", "u3"], 2))
+    }
+
+    @Test func failedMessagesAreNotCountedAsLeftOut() {
+        let withFailure = [user("u1"), assistant("a1"), user("lost", .failed), user("u2"), assistant("a2"), user("u3")]
+        #expect(windowed(47, withFailure) == (["system", "u2", "a2", "u3"], 2))
+    }
+
+    @Test func theUseCaseSendsTheWindowReportsTheOmittedCountAndStoresEverything() async {
+        let (useCase, stub, recorder) = makeUseCase([answer("a3"), answer("a4")])
+        var conversation = Conversation(
+            systemPrompt: "sys", settings: ChatSettings(model: "m", maxContextTokens: 47),
+            messages: [user("u1"), assistant("a1"), user("u2"), assistant("a2")])
+
+        _ = await useCase.send(text40("u3"), in: &conversation) { _ in }
+
+        let sent = stub.requests.first?.messages.map { String($0.content.prefix { $0 != "." }) }
+        #expect(sent == ["sys", "u2", "a2", "u3"])
+        #expect(useCase.lastOmittedCount == 2)
+        // Left out of the request, never out of the conversation or the history.
+        #expect(conversation.messages.count == 6)
+        #expect(!recorder.entries.contains { if case .remove = $0 { true } else { false } })
+
+        conversation.settings.maxContextTokens = nil
+        _ = await useCase.send("u4", in: &conversation) { _ in }
+        #expect(useCase.lastOmittedCount == 0)
+        #expect(stub.requests.last?.messages.count == 8)
+    }
+}
