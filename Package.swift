@@ -34,6 +34,10 @@ let package = Package(
             name: "chat",
             dependencies: ["ChatDomain", "ChatData", "ChatPresentation", "CTerminal"]
         ),
+        // The SSE parser and chunk decoder alone (Benchmarks/run runs it); sees ChatData's
+        // `@_spi(Benchmarks)` probe, nothing else that is not public.
+        .executableTarget(
+            name: "ParserBenchmark", dependencies: ["ChatData"], path: "Benchmarks/ParserBenchmark"),
 
         .target(name: "ChatTestSupport", dependencies: ["ChatDomain"], path: "Tests/ChatTestSupport"),
         .testTarget(name: "ChatDomainTests", dependencies: ["ChatDomain", "ChatTestSupport"]),

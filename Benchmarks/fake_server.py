@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""A small fake OpenAI-compatible chat server for the benchmarks. Python 3 standard library only.
+
+It listens on 127.0.0.1 only. The answer's shape is chosen by the base URL, so every client
+(chat, curl, llm, sgpt) can be pointed at the same scenario without extra configuration:
+
+    http://127.0.0.1:PORT/b/n=20000,size=4,delay=0,first=0/v1
+
+    n      number of content pieces (default 1)
+    size   bytes of text per piece (default 4; ASCII letters and spaces)
+    delay  seconds between pieces (default 0)
+    first  seconds before the first piece (default 0), after the response head
+
+Any POST whose path ends in `/chat/completions` is answered; `"stream": true` in the request
+gets Server-Sent Events (one `chat.completion.chunk` per piece, then a finish chunk and
+`data: [DONE]`), otherwise one `chat.completion` with the whole text. `GET .../models` lists one
+model.
+
+`GET /stats` returns what the server saw of the last chat request, as JSON: when it sent the
+first content byte (`first_content_ns`, taken just before the send; CLOCK_MONOTONIC nanoseconds,
+the clock of Python's `time.monotonic_ns()`, comparable across processes on Linux), the request body's size, the number
+of messages, the last user message, and the whole request body when `?body=1` is given.
+
+Usage: fake_server.py [--port N] [--port-file PATH]   (port 0, the default, picks a free one)
+"""
+
+import argparse
+import json
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+DEFAULTS = {"n": 1, "size": 4, "delay": 0.0, "first": 0.0}
+# With no delay between pieces, the stream is written in blocks of this size (as a fast server
+# under load would send it); with a delay, each piece is written, and flushed, on its own.
+BLOCK = 64 * 1024
+ALPHABET = "abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKLMNOPQRSTUVWXYZ 0123456789"
+
+
+def piece_text(index: int, size: int) -> str:
+    """The text of piece `index`: deterministic, so a client's output can be checked."""
+    start = (index * 7) % len(ALPHABET)
+    return "".join(ALPHABET[(start + k) % len(ALPHABET)] for k in range(size))
+
+
+def answer_text(n: int, size: int) -> str:
+    return "".join(piece_text(i, size) for i in range(n))
+
+
+def parse_params(path: str) -> dict:
+    params = dict(DEFAULTS)
+    parts = path.split("/")
+    for i, part in enumerate(parts[:-1]):
+        if part == "b":
+            for item in parts[i + 1].split(","):
+                if "=" in item:
+                    key, value = item.split("=", 1)
+                    if key in ("n", "size"):
+                        params[key] = int(value)
+                    elif key in ("delay", "first"):
+                        params[key] = float(value)
+            break
+    return params
+
+
+def chunk_event(content=None, finish=None, usage=False) -> bytes:
+    choice = {"index": 0, "delta": {} if content is None else {"content": content}, "finish_reason": finish}
+    body = {
+        "id": "chatcmpl-bench",
+        "object": "chat.completion.chunk",
+        "created": 1700000000,
+        "model": "bench",
+        "choices": [] if usage else [choice],
+    }
+    if usage:
+        body["usage"] = {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}
+    return b"data: " + json.dumps(body, separators=(",", ":")).encode() + b"\n\n"
+
+
+def stream_tail(include_usage: bool) -> bytes:
+    """What follows the last piece: a finish chunk, the usage chunk if asked for, `[DONE]`."""
+    tail = chunk_event(finish="stop")
+    if include_usage:
+        tail += chunk_event(usage=True)
+    return tail + b"data: [DONE]\n\n"
+
+
+def expected_stream(n: int, size: int, include_usage: bool) -> bytes:
+    """The whole event stream (the body after de-chunking), as a client like curl prints it."""
+    return b"".join(chunk_event(piece_text(i, size)) for i in range(n)) + stream_tail(include_usage)
+
+
+_BLOCKS_CACHE = {}
+_BLOCKS_LOCK = threading.Lock()
+
+
+def stream_blocks(n: int, size: int, tail: bytes):
+    """The first event alone and the rest of the stream in blocks of about BLOCK bytes; cached."""
+    key = (n, size, tail)
+    with _BLOCKS_LOCK:
+        cached = _BLOCKS_CACHE.get(key)
+    if cached is not None:
+        return cached
+    blocks = []
+    block = bytearray()
+    for i in range(1, n):
+        block += chunk_event(piece_text(i, size))
+        if len(block) >= BLOCK:
+            blocks.append(bytes(block))
+            block.clear()
+    block += tail
+    blocks.append(bytes(block))
+    result = (chunk_event(piece_text(0, size)), blocks)
+    with _BLOCKS_LOCK:
+        if len(_BLOCKS_CACHE) > 16:
+            _BLOCKS_CACHE.clear()
+        _BLOCKS_CACHE[key] = result
+    return result
+
+
+class Stats:
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.last = {}
+
+    def set(self, record):
+        with self.lock:
+            self.last = record
+
+    def get(self):
+        with self.lock:
+            return dict(self.last)
+
+
+STATS = Stats()
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "fake-openai/1"
+
+    def setup(self):
+        super().setup()
+        # Small pieces must leave at once, not wait for Nagle's algorithm.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, format, *args):  # quiet
+        pass
+
+    def send_json(self, status: int, obj) -> None:
+        data = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(data)
+        self.close_connection = True
+
+    def do_GET(self):
+        if self.path.startswith("/stats"):
+            record = STATS.get()
+            if "body=1" not in self.path:
+                record.pop("body", None)
+            self.send_json(200, record)
+        elif self.path.endswith("/models"):
+            self.send_json(200, {"object": "list", "data": [{"id": "bench", "object": "model", "owned_by": "bench"}]})
+        else:
+            self.send_json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        if not self.path.endswith("/chat/completions"):
+            self.send_json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
+            return
+        try:
+            request = json.loads(raw or b"{}")
+        except ValueError:
+            self.send_json(400, {"error": {"message": "invalid JSON", "type": "invalid_request_error"}})
+            return
+        messages = request.get("messages") or []
+        last_user = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"), None)
+        params = parse_params(self.path)
+        record = {
+            "path": self.path,
+            "request_bytes": len(raw),
+            "messages": len(messages),
+            "last_user": last_user if isinstance(last_user, str) else None,
+            "stream": bool(request.get("stream")),
+            "first_content_ns": None,
+            "body": raw.decode("utf-8", "replace"),
+        }
+        STATS.set(record)
+        n, size = params["n"], params["size"]
+        if not request.get("stream"):
+            if params["first"] > 0:
+                time.sleep(params["first"])
+            content = answer_text(n, size)
+            body = {
+                "id": "chatcmpl-bench",
+                "object": "chat.completion",
+                "created": 1700000000,
+                "model": "bench",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 1, "completion_tokens": n, "total_tokens": n + 1},
+            }
+            data = json.dumps(body).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            record["first_content_ns"] = time.monotonic_ns()
+            self.wfile.write(data)
+            self.close_connection = True
+            return
+
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.flush()
+        self.close_connection = True
+
+        def write(data: bytes, first_content: bool = False) -> None:
+            framed = b"%x\r\n%s\r\n" % (len(data), data)
+            if first_content:
+                # Just before the send: a reader may see the bytes before send() returns here.
+                record["first_content_ns"] = time.monotonic_ns()
+            self.wfile.write(framed)
+
+        try:
+            if params["first"] > 0:
+                time.sleep(params["first"])
+            tail = stream_tail(bool((request.get("stream_options") or {}).get("include_usage")))
+            if params["delay"] > 0 or n <= 1:
+                for i in range(n):
+                    if i > 0 and params["delay"] > 0:
+                        time.sleep(params["delay"])
+                    write(chunk_event(piece_text(i, size)), first_content=i == 0)
+                write(tail)
+            else:
+                # The first piece alone (so its time is known), then the rest in large blocks,
+                # prepared once per shape so the server is never the bottleneck.
+                first_event, blocks = stream_blocks(n, size, tail)
+                write(first_event, first_content=True)
+                for block in blocks:
+                    write(block)
+            self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--port-file", help="write the chosen port here once listening")
+    options = parser.parse_args()
+    server = ThreadingHTTPServer(("127.0.0.1", options.port), Handler)
+    server.daemon_threads = True
+    port = server.server_address[1]
+    if options.port_file:
+        with open(options.port_file + ".tmp", "w") as f:
+            f.write(str(port))
+        import os
+
+        os.replace(options.port_file + ".tmp", options.port_file)
+    else:
+        print(port, flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
