@@ -278,18 +278,16 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     }
 
     private func writeResult<T>(_ body: (Database) throws -> T) -> Result<T, StorageError> {
-        do {
-            return .success(try database.write(body))
-        } catch let error as StorageError {
-            return .failure(error)
-        } catch {
-            return .failure(.database(String(describing: error)))
-        }
+        perform { try database.write(body) }
     }
 
     private func read<T>(_ body: (Database) throws -> T) -> Result<T, StorageError> {
+        perform { try database.read(body) }
+    }
+
+    private func perform<T>(_ operation: () throws -> T) -> Result<T, StorageError> {
         do {
-            return .success(try database.read(body))
+            return .success(try operation())
         } catch let error as StorageError {
             return .failure(error)
         } catch {
