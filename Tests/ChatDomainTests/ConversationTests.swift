@@ -113,3 +113,35 @@ struct ConversationTests {
         #expect(conversation.requestMessages == [ChatMessage(role: .system, content: "Be brief.")])
     }
 }
+
+@Suite struct ContextCalibrationTests {
+    private func conversation(promptTokensReported: Int?, limit: Int) -> Conversation {
+        let text = String(repeating: "word ", count: 80)  // 400 characters: about 104 estimated tokens
+        var conversation = Conversation(settings: ChatSettings(model: "m", maxContextTokens: limit))
+        conversation.append(ChatMessage(role: .user, content: text))
+        let usage = promptTokensReported.map { TokenUsage(promptTokens: $0, completionTokens: 10) }
+        conversation.append(ChatMessage(role: .assistant, content: text, usage: usage))
+        conversation.append(ChatMessage(role: .user, content: "next"))
+        return conversation
+    }
+
+    @Test func withoutUsageTheCheapEstimateDecides() {
+        let fitting = conversation(promptTokensReported: nil, limit: 300)
+        #expect(fitting.tokensPerEstimatedToken == 1)
+        #expect(fitting.requestMessagesWithinContext.omitted == 0)
+    }
+
+    @Test func serverUsageCorrectsTheEstimate() {
+        // The server counted twice the estimate for the first request: the same limit no longer fits.
+        let calibrated = conversation(promptTokensReported: 208, limit: 300)
+        #expect(calibrated.tokensPerEstimatedToken == 2)
+        let (messages, omitted) = calibrated.requestMessagesWithinContext
+        #expect(omitted == 2)
+        #expect(messages.map(\.content) == ["next"])
+    }
+
+    @Test func calibrationIsClamped() {
+        #expect(conversation(promptTokensReported: 1_000_000, limit: 300).tokensPerEstimatedToken == 4)
+        #expect(conversation(promptTokensReported: 1, limit: 300).tokensPerEstimatedToken == 0.25)
+    }
+}

@@ -46,7 +46,8 @@ public struct Conversation: Sendable, Equatable {
         let system = all.first?.role == .system ? 1 : 0
         var kept = all
         var omitted = 0
-        while kept.count > system + 1 && Self.estimate(kept) > limit {
+        let scale = tokensPerEstimatedToken
+        while kept.count > system + 1 && Double(Self.estimate(kept)) * scale > Double(limit) {
             kept.remove(at: system)
             omitted += 1
         }
@@ -56,6 +57,24 @@ public struct Conversation: Sendable, Equatable {
             omitted += 1
         }
         return (kept, omitted)
+    }
+
+    /// How the cheap estimate compares with the server's count: the prompt tokens the server
+    /// reported for the last answer that has usage, over the estimate of what that request
+    /// carried (clamped to 0.25…4). 1 when no usage is known.
+    public var tokensPerEstimatedToken: Double {
+        guard let index = messages.lastIndex(where: { $0.role == .assistant && $0.usage != nil }),
+            let usage = messages[index].usage, usage.promptTokens > 0
+        else { return 1 }
+        var sent = Array(messages[..<index]).filter {
+            $0.state != .failed && !($0.role == .assistant && $0.content.isEmpty)
+        }
+        if let systemPrompt, !systemPrompt.isEmpty {
+            sent.insert(ChatMessage(role: .system, content: systemPrompt), at: 0)
+        }
+        let estimated = Self.estimate(sent)
+        guard estimated > 0 else { return 1 }
+        return min(max(Double(usage.promptTokens) / Double(estimated), 0.25), 4)
     }
 
     /// About four characters a token, plus a few for each message's framing.
