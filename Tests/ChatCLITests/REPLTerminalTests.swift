@@ -57,8 +57,11 @@ struct REPLTerminalTests {
         let third = try messages(try #require(server.requests.dropFirst(2).first))
         #expect(third.last?.content == "Xsecond edited")
 
-        // Ctrl-C at the prompt discards the line; Ctrl-D on an empty line leaves with 0.
+        // Ctrl-C at the prompt discards the line; Ctrl-D on an empty line leaves with 0. Wait for
+        // the prompt and the typed text first: a Ctrl-C before the prompt reads is the terminal's.
+        #expect(await session.waitForScreen { $0.contains("3 turns") })
         try session.type("never sent")
+        #expect(await session.waitForScreen { $0.contains("› never sent") })
         try session.send("C-c")
         #expect(await session.waitForScreen { $0.contains("Ctrl-C discards the line") })
         try session.send("C-d")
