@@ -82,11 +82,12 @@ struct HistoryCommandTests {
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout == "answer 1\n")
         #expect(
-            try sent(server.requests[1]) == [
+            try sent((try server.request(1))) == [
                 Sent(role: "system", content: "be terse"), user("first question"), assistant("answer 0"),
                 user("second question"),
             ])
-        let body = try #require(try JSONSerialization.jsonObject(with: Data(server.requests[1].body)) as? [String: Any])
+        let body = try #require(
+            try JSONSerialization.jsonObject(with: Data((try server.request(1)).body)) as? [String: Any])
         #expect(body["model"] as? String == "special-model")
 
         let list = try await chat.listed()
@@ -105,18 +106,20 @@ struct HistoryCommandTests {
         #expect(alpha.count == 8)
 
         _ = try await chat.run(["--base-url", server.baseURL, "-c", "after beta"])
-        #expect(try sent(server.requests[2]) == [user("beta question"), assistant("answer 1"), user("after beta")])
+        #expect(
+            try sent((try server.request(2))) == [user("beta question"), assistant("answer 1"), user("after beta")])
 
         let resumed = try await chat.run([
             "--base-url", server.baseURL, "--conversation", String(alpha.prefix(4)), "after alpha",
         ])
         #expect(resumed.status == 0, "\(resumed.stderr)")
-        #expect(try sent(server.requests[3]) == [user("alpha question"), assistant("answer 0"), user("after alpha")])
+        #expect(
+            try sent((try server.request(3))) == [user("alpha question"), assistant("answer 0"), user("after alpha")])
 
         // Alpha was created first but used last: -c takes it now.
         _ = try await chat.run(["--base-url", server.baseURL, "-c", "again"])
         #expect(
-            try sent(server.requests[4]) == [
+            try sent((try server.request(4))) == [
                 user("alpha question"), assistant("answer 0"), user("after alpha"), assistant("answer 3"),
                 user("again"),
             ])
@@ -139,13 +142,13 @@ struct HistoryCommandTests {
         let next = try await chat.run(["--base-url", server.baseURL, "-c", "c"])
         #expect(next.status == 0)
         #expect(
-            try sent(server.requests[2]) == [
+            try sent((try server.request(2))) == [
                 user("a"), assistant("answer 0"), user("b"), assistant("answer 1"), user("c"),
             ])
 
         // -c -i continues it in the REPL.
         _ = try await chat.run(["--base-url", server.baseURL, "-c", "-i"], input: "d\n")
-        #expect(try sent(server.requests[3]).count == 7)
+        #expect(try sent((try server.request(3))).count == 7)
         #expect(try await chat.listed().count == 1)
     }
 
@@ -317,11 +320,12 @@ struct HistoryCommandTests {
 
         let repl = try await chat.run(["--base-url", server.baseURL, "-i"], input: "/load \(file)\nfollow-up\n")
         #expect(repl.status == 0, "\(repl.stderr)")
-        #expect(try sent(server.requests[1]) == [user("original question"), assistant("answer 0"), user("follow-up")])
+        #expect(
+            try sent((try server.request(1))) == [user("original question"), assistant("answer 0"), user("follow-up")])
 
         _ = try await chat.run(["--base-url", server.baseURL, "-c", "and more"])
         #expect(
-            try sent(server.requests[2]) == [
+            try sent((try server.request(2))) == [
                 user("original question"), assistant("answer 0"), user("follow-up"), assistant("answer 1"),
                 user("and more"),
             ])
@@ -338,11 +342,11 @@ struct HistoryCommandTests {
 
         _ = try await chat.run(["--config", config, "--base-url", server.baseURL, question(1)])
         _ = try await chat.run(["--config", config, "--base-url", server.baseURL, "-c", question(2)])
-        #expect(try sent(server.requests[1]) == [user(question(2))])
+        #expect(try sent((try server.request(1))) == [user(question(2))])
 
         let repl = try await chat.run(
             ["--config", config, "--base-url", server.baseURL, "-c", "-i"], input: question(3) + "\n")
-        #expect(try sent(server.requests[2]) == [user(question(3))])
+        #expect(try sent((try server.request(2))) == [user(question(3))])
         #expect(repl.stderr.contains("(4 older messages were left out of the request to fit max_context_tokens)"))
 
         // Everything is still stored.
@@ -357,7 +361,7 @@ struct HistoryCommandTests {
             toFile: file, atomically: true, encoding: .utf8)
         let loaded = try await chat.run(
             ["--config", config, "--base-url", server.baseURL, "-i"], input: "/load \(file)\n" + question(4) + "\n")
-        #expect(try sent(server.requests[3]) == [user(question(4))])
+        #expect(try sent((try server.request(3))) == [user(question(4))])
         #expect(loaded.stderr.contains("(6 older messages were left out of the request to fit max_context_tokens)"))
     }
 

@@ -11,7 +11,9 @@ import Testing
     }
 
     private func sentJSON(_ server: LoopbackServer, _ index: Int = 0) throws -> [String: Any] {
-        let body = Data(server.requests[index].body)
+        let requests = server.requests
+        try #require(requests.count > index, "the server got \(requests.count) requests")
+        let body = Data(requests[index].body)
         return try #require(try JSONSerialization.jsonObject(with: body) as? [String: Any])
     }
 
