@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func proxyHostEndsAtTheFragmentToo() {
-        #expect(ProxyEnvironment.host(of: "http://192.0.2.1:9#@127.0.0.1/v1") == "192.0.2.1")
+        #expect(URLHost.of("http://192.0.2.1:9#@127.0.0.1/v1") == "192.0.2.1")
         let environment = ProxyEnvironment(environment: ["http_proxy": "http://proxy:3128", "no_proxy": "127.0.0.1"])
         #expect(environment.proxy(for: "http://192.0.2.1#@127.0.0.1/v1", configured: nil) != nil)
     }

@@ -18,7 +18,7 @@ struct ProxyEnvironment {
         guard let name = names.first(where: { !(environment[$0] ?? "").isEmpty }), let value = environment[name] else {
             return nil
         }
-        if bypasses(host: Self.host(of: lower)) { return nil }
+        if bypasses(host: URLHost.of(lower) ?? lower) { return nil }
         return "\(value) (from \(name))"
     }
 
@@ -31,13 +31,5 @@ struct ProxyEnvironment {
             if host == domain || host.hasSuffix("." + domain) { return true }
         }
         return false
-    }
-
-    static func host(of url: String) -> String {
-        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return url }
-        var host = url[url.index(colon, offsetBy: 3)...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[...close]) }
-        return String(host.prefix { $0 != ":" })
     }
 }

@@ -117,17 +117,10 @@ public struct SettingsResolver {
 
     /// Whether `url` points at this machine, where a key is not required.
     static func isLoopback(_ url: String) -> Bool {
-        guard let colon = url.firstIndex(of: ":"), url[colon...].hasPrefix("://") else { return false }
-        // The authority ends at the path, the query or the fragment, as libcurl reads it: in
-        // `http://192.0.2.1#@127.0.0.1/v1` the host is 192.0.2.1.
-        var host = url[url.index(colon, offsetBy: 3)...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        if let at = host.lastIndex(of: "@") { host = host[host.index(after: at)...] }
-        if host.hasPrefix("[") {
-            return host.hasPrefix("[::1]")
-        }
-        let name = host.prefix { $0 != ":" }.lowercased()
-        let isIPv4 = !name.isEmpty && name.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
-        return name == "localhost" || name.hasSuffix(".localhost") || (isIPv4 && name.hasPrefix("127."))
+        guard let host = URLHost.of(url) else { return false }
+        if host.hasPrefix("[") { return host == "[::1]" }
+        let isIPv4 = !host.isEmpty && host.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
+        return host == "localhost" || host.hasSuffix(".localhost") || (isIPv4 && host.hasPrefix("127."))
     }
 
     // MARK: - Pieces
