@@ -47,7 +47,21 @@ struct ChunkJSONReaderTests {
     @Test("plain chunks are read, exactly as JSONDecoder reads them", arguments: plain)
     func plainChunksAreRead(_ json: String) throws {
         let expected = try #require(Self.decoded(json))
-        #expect(ChunkJSONReader.chunk(json) == expected)
+        let chunk = try #require(ChunkJSONReader.chunk(json))
+        #expect(chunk == PlainChunk(expectedFrom: expected))
+        #expect(Self.events(chunk) == Self.events(expected))
+    }
+
+    private static func events(_ chunk: PlainChunk) -> [ChatEvent] {
+        var events: [ChatEvent] = []
+        chunk.forEachEvent { events.append($0) }
+        return events
+    }
+
+    private static func events(_ dto: ChatCompletionChunkDTO) -> [ChatEvent] {
+        var events: [ChatEvent] = []
+        dto.forEachEvent { events.append($0) }
+        return events
     }
 
     /// Anything unusual: the reader must give up (JSONDecoder then reads it, or rejects it).

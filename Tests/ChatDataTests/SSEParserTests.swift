@@ -253,7 +253,7 @@ struct SSEParserTests {
         var seen: [SSEEvent] = []
         #expect(throws: Stop.self) {
             try parser.push(bytes("data: a\n\ndata: b\n\n")) { event in
-                seen.append(event)
+                seen.append(SSEEvent(event))
                 throw Stop()
             }
         }
@@ -273,7 +273,7 @@ struct SSEParserTests {
         var start = 0
         while start < input.count {
             let end = min(start + 16 * 1024, input.count)
-            parser.push(input[start..<end]) { events.append($0) }
+            parser.push(input[start..<end]) { events.append(SSEEvent($0)) }
             start = end
         }
         // Speed is the parser benchmark's job (Benchmarks/), not a timed test's.

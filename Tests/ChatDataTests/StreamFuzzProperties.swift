@@ -22,13 +22,25 @@ enum StreamProperties {
             problems.append("the decoder threw \(error), which is not a stream or format error")
         }
         if let foreign = whole.foreignError { problems.append("not a ChatError: \(foreign)") }
-        // The plain chunk reader reads what JSONDecoder reads, or leaves the chunk to JSONDecoder.
+        // The plain chunk reader reads what JSONDecoder reads, or leaves the chunk to JSONDecoder;
+        // and a chunk read through the previous chunk's shape reads as it does in full.
+        var shape: ChunkShape?
         for event in whole.sse {
             let data = event.data.trimmingASCIIWhitespace()
-            if let plain = ChunkJSONReader.chunk(data),
-                plain != (try? JSON.decode(ChatCompletionChunkDTO.self, from: data, using: JSON.decoder()))
-            {
-                problems.append("ChunkJSONReader read \(ChatStreamDecoder.excerpt(data)) unlike JSONDecoder")
+            var bytesOfData = data
+            bytesOfData.withUTF8 { bytes in
+                let full = ChunkJSONReader.read(bytes)
+                if let plain = full?.chunk,
+                    plain
+                        != (try? JSON.decode(ChatCompletionChunkDTO.self, from: data, using: JSON.decoder()))
+                        .map(PlainChunk.init(expectedFrom:))
+                {
+                    problems.append("ChunkJSONReader read \(ChatStreamDecoder.excerpt(data)) unlike JSONDecoder")
+                }
+                if let viaShape = shape?.read(bytes), viaShape != full?.chunk {
+                    problems.append("ChunkShape read \(ChatStreamDecoder.excerpt(data)) unlike the full reader")
+                }
+                if let next = full?.shape { shape = next }
             }
         }
 
@@ -190,4 +202,14 @@ struct SplitMix64: RandomNumberGenerator {
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 
     mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
+}
+
+extension PlainChunk {
+    /// What the `JSONDecoder` path takes from `dto`: choice 0's delta and finish reason, and
+    /// whether it is a flat error object (the reader leaves chunks with usage to that path).
+    init(expectedFrom dto: ChatCompletionChunkDTO) {
+        let choice = dto.choices?.first { ($0.index ?? 0) == 0 }
+        self.init(
+            isErrorObject: dto.object == "error", delta: choice?.delta ?? .init(), finishReason: choice?.finish_reason)
+    }
 }

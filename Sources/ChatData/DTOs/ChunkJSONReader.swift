@@ -1,104 +1,150 @@
-/// Reads a `chat.completion.chunk` in its everyday shapes without `JSONDecoder`.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads a `chat.completion.chunk` in its everyday shapes straight from the event's bytes,
+/// without `JSONDecoder`, into a `PlainChunk`.
 ///
-/// Why: a streamed answer is one chunk per token, and `JSONDecoder` (FoundationEssentials) spent
+/// Why: a streamed answer is one chunk per token. `JSONDecoder` (FoundationEssentials) spent
 /// about 73,000 instructions on each ~150-byte chunk, nearly all of it in Codable machinery
-/// (keyed containers, generic metadata), which made decoding 70% of chat's work on a long answer.
-/// This reader needs a few thousand.
+/// (keyed containers, generic metadata), which made decoding 70% of chat's work on a long
+/// answer. This reader needs about a thousand, and makes no `String` but the delta's texts.
 ///
 /// It is deliberately partial, and strict: it returns nil for anything outside the plain shape
 /// (invalid JSON, a `usage` or `error` object, a repeated or escaped key, a value of another type
 /// than the DTO's, a number that is not a plain whole number, an escape that does not make valid
 /// text, nesting deeper than 32). The caller then decodes with `JSONDecoder` as before, so every
-/// unusual chunk is treated exactly as it always was; tests check that the two agree.
-/// Standard library only.
+/// unusual chunk is treated exactly as it always was; tests check that the two agree. Bytes
+/// that are not UTF-8 become U+FFFD in the texts, as decoding the data as a `String` first did.
+/// Standard library only, and `memcmp`.
 struct ChunkJSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
+    /// The string values met so far, in order, with the field each is (`.skip` for those chat
+    /// does not use): what the chunk's shape is made of, and what the result is read from.
+    private var holes: [ChunkShape.Hole] = []
 
     private init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
+    /// The chunk in `bytes` (UTF-8) and its shape, or nil when `JSONDecoder` should decide.
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> (chunk: PlainChunk, shape: ChunkShape)? {
+        var reader = ChunkJSONReader(bytes)
+        guard reader.readChunk() else { return nil }
+        reader.skipWhitespace()
+        guard reader.position == bytes.count, let chunk = PlainChunk(bytes, holes: reader.holes) else {
+            return nil
+        }
+        return (chunk, ChunkShape(bytes, holes: reader.holes))
+    }
+
     /// The chunk in `text`, or nil when `JSONDecoder` should decide.
-    static func chunk(_ text: String) -> ChatCompletionChunkDTO? {
+    static func chunk(_ text: String) -> PlainChunk? {
         var text = text
-        return text.withUTF8 { buffer in
-            var reader = ChunkJSONReader(buffer)
-            guard let chunk = reader.readChunk() else { return nil }
-            reader.skipWhitespace()
-            return reader.position == buffer.count ? chunk : nil
-        }
+        return text.withUTF8 { read($0)?.chunk }
     }
 
-    // MARK: - The DTO's objects
+    // MARK: - The chunk's objects
 
-    private mutating func readChunk() -> ChatCompletionChunkDTO? {
-        var chunk = ChatCompletionChunkDTO()
-        let keys: [StaticString] = [
-            "id", "object", "created", "model", "system_fingerprint", "choices", "usage", "error",
-        ]
-        let done = readObject(keys) { reader, key in
+    private static let chunkKeys: [StaticString] = [
+        "id", "object", "created", "model", "system_fingerprint", "choices", "usage", "error",
+    ]
+    private static let choiceKeys: [StaticString] = ["index", "finish_reason", "delta"]
+    private static let deltaKeys: [StaticString] = ["role", "content", "refusal", "reasoning_content", "reasoning"]
+    private static let deltaFields: [ChunkShape.Field] = [.role, .content, .refusal, .reasoningContent, .reasoning]
+
+    private mutating func readChunk() -> Bool {
+        var choiceZeroSeen = false
+        var object = Members()
+        while let key = nextKey(Self.chunkKeys, &object) {
+            let read: Bool
             switch key {
-            case 0: return reader.readOptionalString(into: &chunk.id)
-            case 1: return reader.readOptionalString(into: &chunk.object)
-            case 2: return reader.readOptionalInt(into: &chunk.created)
-            case 3: return reader.readOptionalString(into: &chunk.model)
-            case 4: return reader.readOptionalString(into: &chunk.system_fingerprint)
-            case 5:
-                if reader.readNull() { return true }
-                var choices: [ChatCompletionChunkDTO.ChoiceDTO] = []
-                let read = reader.readArray { reader in
-                    guard let choice = reader.readChoice() else { return false }
-                    choices.append(choice)
-                    return true
+            case 0, 3, 4: read = readOptionalString(as: .skip)  // id, model, system_fingerprint
+            case 1: read = readOptionalString(as: .object)
+            case 2:  // created
+                var created: Int?
+                read = readOptionalInt(into: &created)
+            case 5:  // choices
+                if readNull() {
+                    read = true
+                    break
                 }
-                chunk.choices = choices
-                return read
-            case 6:
-                // Once per answer, with nested details: JSONDecoder's job.
-                return reader.readNull()
-            case 7:
-                return false
+                var array = Elements()
+                while nextElement(&array) {
+                    let first = holes.count
+                    guard let index = readChoice() else { return false }
+                    if !choiceZeroSeen && (index ?? 0) == 0 {
+                        choiceZeroSeen = true
+                    } else {
+                        // Only choice 0 counts: the texts of the others are not used.
+                        for hole in first..<holes.count { holes[hole].field = .skip }
+                    }
+                }
+                read = !array.failed
+            case 6:  // usage: once per answer, with nested details: JSONDecoder's job
+                read = readNull()
+            case 7:  // error
+                read = false
             default:
-                return reader.skipValue(depth: 1)
+                read = skipUnknownValue(depth: 1)
             }
+            guard read else { return false }
         }
-        return done ? chunk : nil
+        return !object.failed
     }
 
-    private mutating func readChoice() -> ChatCompletionChunkDTO.ChoiceDTO? {
-        var choice = ChatCompletionChunkDTO.ChoiceDTO()
-        let keys: [StaticString] = ["index", "finish_reason", "delta"]
-        let done = readObject(keys) { reader, key in
+    /// A choice; returns its index (nil if none was given), or nil for the outer optional on failure.
+    private mutating func readChoice() -> Int?? {
+        var index: Int?
+        var object = Members()
+        while let key = nextKey(Self.choiceKeys, &object) {
+            let read: Bool
             switch key {
-            case 0: return reader.readOptionalInt(into: &choice.index)
-            case 1: return reader.readOptionalString(into: &choice.finish_reason)
-            case 2:
-                if reader.readNull() { return true }
-                guard let delta = reader.readDelta() else { return false }
-                choice.delta = delta
-                return true
-            default:
-                return reader.skipValue(depth: 3)
+            case 0: read = readOptionalInt(into: &index)
+            case 1: read = readOptionalString(as: .finishReason)
+            case 2: read = readNull() || readDelta()
+            default: read = skipUnknownValue(depth: 3)
             }
+            guard read else { return nil }
         }
-        return done ? choice : nil
+        return object.failed ? nil : .some(index)
     }
 
-    private mutating func readDelta() -> ChatCompletionChunkDTO.DeltaDTO? {
-        var delta = ChatCompletionChunkDTO.DeltaDTO()
-        let keys: [StaticString] = ["role", "content", "refusal", "reasoning_content", "reasoning"]
-        let done = readObject(keys) { reader, key in
-            switch key {
-            case 0: return reader.readOptionalString(into: &delta.role)
-            case 1: return reader.readOptionalString(into: &delta.content)
-            case 2: return reader.readOptionalString(into: &delta.refusal)
-            case 3: return reader.readOptionalString(into: &delta.reasoning_content)
-            case 4: return reader.readOptionalString(into: &delta.reasoning)
-            default: return reader.skipValue(depth: 4)
-            }
+    private mutating func readDelta() -> Bool {
+        var object = Members()
+        while let key = nextKey(Self.deltaKeys, &object) {
+            let read =
+                key < Self.deltaFields.count
+                ? readOptionalString(as: Self.deltaFields[key]) : skipUnknownValue(depth: 4)
+            guard read else { return false }
         }
-        return done ? delta : nil
+        return !object.failed
+    }
+
+    /// A string (noted as a hole for `field`) or null; anything else fails (JSONDecoder would
+    /// throw a type mismatch).
+    private mutating func readOptionalString(as field: ChunkShape.Field) -> Bool {
+        if readNull() { return true }
+        guard let (range, escaped) = scanString() else { return false }
+        holes.append(ChunkShape.Hole(range: range, escaped: escaped, field: field))
+        return true
+    }
+
+    /// The value of a key chat does not use. A string is noted as a hole, so chunks that differ
+    /// only in such a value (OpenAI's random `obfuscation`) keep the same shape.
+    private mutating func skipUnknownValue(depth: Int) -> Bool {
+        current == Self.quote ? readOptionalString(as: .skip) : skipValue(depth: depth)
+    }
+
+    /// Checks a string value in `bytes` whose opening quote is at `start`: the range between its
+    /// quotes and whether it holds escapes, as `scanString` finds them.
+    static func scanString(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (range: Range<Int>, escaped: Bool)? {
+        var reader = ChunkJSONReader(bytes)
+        reader.position = start
+        return reader.scanString()
     }
 
     // MARK: - JSON
@@ -106,14 +152,20 @@ struct ChunkJSONReader {
     private static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
     private static let maxDepth = 32
 
+    @inline(__always)
     private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
+    @inline(__always)
     private mutating func skipWhitespace() {
-        while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+        // Compact JSON has none: one comparison settles nearly every call.
+        while position < bytes.count, bytes[position] <= 0x20 {
+            let byte = bytes[position]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
             position += 1
         }
     }
 
+    @inline(__always)
     private mutating func consume(_ byte: UInt8) -> Bool {
         skipWhitespace()
         guard current == byte else { return false }
@@ -121,6 +173,7 @@ struct ChunkJSONReader {
         return true
     }
 
+    @inline(__always)
     private mutating func consumeLiteral(_ literal: StaticString) -> Bool {
         guard matches(position..<(position + literal.utf8CodeUnitCount), literal) else { return false }
         position += literal.utf8CodeUnitCount
@@ -128,61 +181,91 @@ struct ChunkJSONReader {
     }
 
     /// Whether the input bytes in `range` are those of `literal` (false when past the end).
+    @inline(__always)
     private func matches(_ range: Range<Int>, _ literal: StaticString) -> Bool {
-        guard range.upperBound <= bytes.count, range.count == literal.utf8CodeUnitCount else { return false }
-        let text = literal.utf8Start
-        for offset in 0..<range.count where bytes[range.lowerBound + offset] != text[offset] {
+        guard range.upperBound <= bytes.count, range.count == literal.utf8CodeUnitCount,
+            let base = bytes.baseAddress
+        else { return false }
+        return memcmp(base + range.lowerBound, literal.utf8Start, range.count) == 0
+    }
+
+    /// The index in `keys` of the key whose bytes are in `range`, or nil.
+    @inline(__always)
+    private func index(ofKey range: Range<Int>, in keys: [StaticString]) -> Int? {
+        for index in keys.indices where matches(range, keys[index]) { return index }
+        return nil
+    }
+
+    /// Where the reading of one object stands (loops instead of closures: a closure per member
+    /// cost more than the reading itself).
+    private struct Members {
+        var started = false
+        var failed = false
+        /// Bit `i` set: key `i` of the table came already.
+        var seen: UInt64 = 0
+    }
+
+    /// Where the reading of one array stands.
+    private struct Elements {
+        var started = false
+        var failed = false
+    }
+
+    /// Moves to the next member of an object (`{` first, then `,`) and reads its key: the key's
+    /// index in `keys`, or `keys.count` for another key; nil at the closing `}`, and on a
+    /// syntax error (then `members.failed`). A repeated known key fails, as does a key with an
+    /// escape (JSONDecoder would unescape it first).
+    private mutating func nextKey(_ keys: [StaticString], _ members: inout Members) -> Int? {
+        if !members.started {
+            members.started = true
+            guard consume(UInt8(ascii: "{")) else {
+                members.failed = true
+                return nil
+            }
+            if consume(UInt8(ascii: "}")) { return nil }
+        } else if !consume(UInt8(ascii: ",")) {
+            members.failed = !consume(UInt8(ascii: "}"))
+            return nil
+        }
+        skipWhitespace()
+        guard let key = readPlainKey(), consume(UInt8(ascii: ":")) else {
+            members.failed = true
+            return nil
+        }
+        let index = self.index(ofKey: key, in: keys) ?? keys.count
+        if index < keys.count {
+            guard members.seen & (1 << index) == 0 else {
+                members.failed = true
+                return nil
+            }
+            members.seen |= 1 << index
+        }
+        skipWhitespace()
+        return index
+    }
+
+    /// Moves to the next element of an array (`[` first, then `,`): false at the closing `]`, and
+    /// on a syntax error (then `elements.failed`).
+    private mutating func nextElement(_ elements: inout Elements) -> Bool {
+        if !elements.started {
+            elements.started = true
+            guard consume(UInt8(ascii: "[")) else {
+                elements.failed = true
+                return false
+            }
+            if consume(UInt8(ascii: "]")) { return false }
+        } else if !consume(UInt8(ascii: ",")) {
+            elements.failed = !consume(UInt8(ascii: "]"))
             return false
         }
+        skipWhitespace()
         return true
     }
 
-    /// `{ "key": value, … }`, calling `member` with the reader at each value and the key's index
-    /// in `keys`, or nil for another key. A repeated known key fails, as does a key with an
-    /// escape (JSONDecoder would unescape it first).
-    private mutating func readObject(_ keys: [StaticString], _ member: (inout ChunkJSONReader, Int?) -> Bool) -> Bool {
-        guard consume(UInt8(ascii: "{")) else { return false }
-        if consume(UInt8(ascii: "}")) { return true }
-        var seen: UInt64 = 0
-        repeat {
-            skipWhitespace()
-            guard let key = readPlainKey(), consume(UInt8(ascii: ":")) else { return false }
-            let index = keys.firstIndex { matches(key, $0) }
-            if let index {
-                guard seen & (1 << index) == 0 else { return false }
-                seen |= 1 << index
-            }
-            skipWhitespace()
-            guard member(&self, index) else { return false }
-        } while consume(UInt8(ascii: ","))
-        return consume(UInt8(ascii: "}"))
-    }
-
-    /// `[ value, … ]`, calling `element` with the reader at each value.
-    private mutating func readArray(_ element: (inout ChunkJSONReader) -> Bool) -> Bool {
-        guard consume(UInt8(ascii: "[")) else { return false }
-        if consume(UInt8(ascii: "]")) { return true }
-        repeat {
-            skipWhitespace()
-            guard element(&self) else { return false }
-        } while consume(UInt8(ascii: ","))
-        return consume(UInt8(ascii: "]"))
-    }
-
+    @inline(__always)
     private mutating func readNull() -> Bool {
         skipWhitespace()
         return current == UInt8(ascii: "n") && consumeLiteral("null")
-    }
-
-    /// A string or null; anything else fails (JSONDecoder would throw a type mismatch).
-    private mutating func readOptionalString(into field: inout String?) -> Bool {
-        if readNull() {
-            field = nil
-            return true
-        }
-        guard let text = readString() else { return false }
-        field = text
-        return true
     }
 
     /// A plain whole number (no sign, fraction or exponent) that fits an `Int`, or null.
@@ -206,6 +289,7 @@ struct ChunkJSONReader {
     }
 
     /// The byte range of a key without escapes.
+    @inline(__always)
     private mutating func readPlainKey() -> Range<Int>? {
         guard current == Self.quote else { return nil }
         let start = position + 1
@@ -222,49 +306,93 @@ struct ChunkJSONReader {
         return nil
     }
 
-    /// A string value, unescaped. The input came from a `String`, so it is valid UTF-8.
-    private mutating func readString() -> String? {
+    /// Checks a string value and moves past it: the byte range between its quotes, and whether
+    /// it holds escapes. Fails on a raw control character, an unknown escape or a lone
+    /// surrogate, as `JSONDecoder` does.
+    private mutating func scanString() -> (range: Range<Int>, escaped: Bool)? {
         guard current == Self.quote else { return nil }
         position += 1
         let start = position
-        // Fast path: no escapes.
-        while let byte = current, byte != Self.quote, byte != Self.backslash {
-            if byte < 0x20 { return nil }
+        // Fast part: plain bytes, up to the closing quote or the first escape; eight at a time
+        // while none of the eight is special (every string of every chunk passes here).
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while position + 8 <= bytes.count,
+                !Self.hasSpecialByte(raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            {
+                position += 8
+            }
+        }
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == Self.quote {
+                position += 1
+                return (start..<(position - 1), false)
+            }
+            if byte == Self.backslash || byte < 0x20 { break }
             position += 1
         }
-        guard let stop = current else { return nil }
-        if stop == Self.quote {
-            position += 1
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<(position - 1)]), as: UTF8.self)
-        }
-        var text = Array(UnsafeBufferPointer(rebasing: bytes[start..<position]))
+        var escaped = false
         while let byte = current {
             position += 1
             switch byte {
             case Self.quote:
-                return String(decoding: text, as: UTF8.self)
+                return (start..<(position - 1), escaped)
             case Self.backslash:
-                guard let escaped = current else { return nil }
+                escaped = true
+                guard let kind = current else { return nil }
                 position += 1
-                switch escaped {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escaped)
-                case UInt8(ascii: "b"): text.append(0x08)
-                case UInt8(ascii: "f"): text.append(0x0C)
-                case UInt8(ascii: "n"): text.append(0x0A)
-                case UInt8(ascii: "r"): text.append(0x0D)
-                case UInt8(ascii: "t"): text.append(0x09)
+                switch kind {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    continue
                 case UInt8(ascii: "u"):
-                    guard let scalar = readUnicodeEscape() else { return nil }
-                    text.append(contentsOf: String(Character(scalar)).utf8)
+                    guard readUnicodeEscape() != nil else { return nil }
                 default:
                     return nil
                 }
             default:
                 if byte < 0x20 { return nil }
-                text.append(byte)
             }
         }
         return nil
+    }
+
+    /// Whether any of the eight bytes in `word` is a quote, a backslash or a control character
+    /// (below 0x20): the classic "has a zero byte" bit trick, applied three times.
+    @inline(__always)
+    private static func hasSpecialByte(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let below0x20 = (word &- ones &* 0x20) & ~word & highs != 0
+        return below0x20 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
+    }
+
+    /// The text of string bytes `scanString` found valid, escapes resolved.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        var reader = ChunkJSONReader(raw)
+        var text: [UInt8] = []
+        text.reserveCapacity(raw.count)
+        while let byte = reader.current {
+            reader.position += 1
+            guard byte == backslash, let kind = reader.current else {
+                text.append(byte)
+                continue
+            }
+            reader.position += 1
+            switch kind {
+            case UInt8(ascii: "b"): text.append(0x08)
+            case UInt8(ascii: "f"): text.append(0x0C)
+            case UInt8(ascii: "n"): text.append(0x0A)
+            case UInt8(ascii: "r"): text.append(0x0D)
+            case UInt8(ascii: "t"): text.append(0x09)
+            case UInt8(ascii: "u"):
+                if let scalar = reader.readUnicodeEscape() { text.append(contentsOf: String(Character(scalar)).utf8) }
+            default: text.append(kind)  // " \ /
+            }
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair; nil
@@ -334,13 +462,17 @@ struct ChunkJSONReader {
             if consume(UInt8(ascii: "}")) { return true }
             repeat {
                 skipWhitespace()
-                guard readString() != nil, consume(UInt8(ascii: ":")), skipValue(depth: depth + 1) else { return false }
+                guard scanString() != nil, consume(UInt8(ascii: ":")), skipValue(depth: depth + 1) else { return false }
             } while consume(UInt8(ascii: ","))
             return consume(UInt8(ascii: "}"))
         case UInt8(ascii: "["):
-            return readArray { reader in reader.skipValue(depth: depth + 1) }
+            var array = Elements()
+            while nextElement(&array) {
+                guard skipValue(depth: depth + 1) else { return false }
+            }
+            return !array.failed
         case Self.quote:
-            return readString() != nil
+            return scanString() != nil
         case UInt8(ascii: "t"):
             return consumeLiteral("true")
         case UInt8(ascii: "f"):

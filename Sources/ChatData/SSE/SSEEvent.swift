@@ -1,4 +1,4 @@
-/// One dispatched Server-Sent Event, as produced by `SSEParser`.
+/// One dispatched Server-Sent Event with its data as text: an owned copy of a `RawSSEEvent`.
 struct SSEEvent: Equatable, Sendable {
     /// From the `event:` field; "message" when none (or an empty one) was given.
     var type: String
@@ -14,5 +14,11 @@ struct SSEEvent: Equatable, Sendable {
         self.data = data
         self.id = id
         self.legacyError = legacyError
+    }
+
+    /// A copy of `raw`, data decoded as UTF-8 (invalid bytes become U+FFFD).
+    init(_ raw: RawSSEEvent) {
+        self.init(
+            type: raw.type, data: String(decoding: raw.data, as: UTF8.self), id: raw.id, legacyError: raw.legacyError)
     }
 }

@@ -38,12 +38,12 @@ import ChatDomain
         case .parse:
             parser.push(bytes) { event in
                 sseEvents += 1
-                dataBytes += event.data.utf8.count
+                dataBytes += event.data.count
             }
         case .parseAndDecode:
             try parser.push(bytes) { event in
                 sseEvents += 1
-                dataBytes += event.data.utf8.count
+                dataBytes += event.data.count
                 try decoder.decode(event) { chatEvent in
                     if case .text(let piece) = chatEvent {
                         textEvents += 1

@@ -1,0 +1,15 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether these bytes are exactly those of `literal`: a length check and one `memcmp`
+    /// (the generic `elementsEqual` cost a few hundred instructions per stream event).
+    func hasBytes(of literal: StaticString) -> Bool {
+        guard count == literal.utf8CodeUnitCount else { return false }
+        guard let base = baseAddress else { return count == 0 }
+        return memcmp(base, literal.utf8Start, count) == 0
+    }
+}
