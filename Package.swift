@@ -3,7 +3,7 @@ import PackageDescription
 
 // The dependency rule of the clean architecture lives here: a wrong import fails to compile.
 //   ChatDomain        depends on nothing of ours
-//   ChatData          depends on ChatDomain and CCurl (imported `internal`, so no C type leaks)
+//   ChatData          depends on ChatDomain, CCurl and CSQLite (imported `internal`, so no C type leaks)
 //   ChatPresentation  depends on ChatDomain only
 //   chat              the composition root, the one place that sees everything
 let package = Package(
@@ -22,12 +22,18 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // The history database: the system's SQLite, through a thin layer in ChatData.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         // libedit's variadic calls and an async-signal-safe signal handler, for the REPL.
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("edit")]),
         .target(name: "ChatDomain"),
         .target(
             name: "ChatData",
-            dependencies: ["ChatDomain", "CCurl", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ChatDomain", "CCurl", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "ChatPresentation", dependencies: ["ChatDomain"]),
         .executableTarget(
