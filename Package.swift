@@ -12,10 +12,6 @@ let package = Package(
     products: [
         .executable(name: "chat", targets: ["chat"])
     ],
-    dependencies: [
-        // The history database (SQLite, system library via libsqlite3-dev).
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")
-    ],
     targets: [
         .systemLibrary(
             name: "CCurl",
@@ -33,7 +29,7 @@ let package = Package(
         .target(name: "ChatDomain"),
         .target(
             name: "ChatData",
-            dependencies: ["ChatDomain", "CCurl", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ChatDomain", "CCurl", "CSQLite"]
         ),
         .target(name: "ChatPresentation", dependencies: ["ChatDomain"]),
         .executableTarget(
@@ -49,9 +45,7 @@ let package = Package(
         .testTarget(name: "ChatDomainTests", dependencies: ["ChatDomain", "ChatTestSupport"]),
         .testTarget(
             name: "ChatDataTests",
-            dependencies: [
-                "ChatData", "ChatDomain", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            dependencies: ["ChatData", "ChatDomain", "ChatTestSupport"]),
         .testTarget(
             name: "ChatPresentationTests", dependencies: ["ChatPresentation", "ChatDomain", "ChatTestSupport"]),
         .testTarget(name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat"]),

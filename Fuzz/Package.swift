@@ -10,14 +10,13 @@ import PackageDescription
 let package = Package(
     name: "ChatFuzz",
     platforms: [.macOS(.v15)],
-    dependencies: [.package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")],
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "ChatDomain"),
         .target(
             name: "ChatData",
-            dependencies: ["ChatDomain", "CCurl", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ChatDomain", "CCurl", "CSQLite"]
         ),
         // Declares libFuzzer's `LLVMFuzzerRunDriver`.
         .target(name: "CFuzzDriver"),
