@@ -450,6 +450,18 @@ struct ConversationStoreTests {
         }
     }
 
+    @Test func closingLeavesTheWALForALaterCheckpoint() throws {
+        do {
+            let store = try fixture.open()
+            _ = try store.conversation([user("kept in the WAL"), assistant("for now")])
+        }
+        // The last connection closed without a checkpoint (which would have emptied and removed
+        // the WAL, with two fsyncs), and the next one reads what the WAL holds.
+        let wal = try FileManager.default.attributesOfItem(atPath: fixture.databasePath + "-wal")
+        #expect((wal[.size] as? Int ?? 0) > 0)
+        #expect(try fixture.open().found("WAL")?.count == 1)
+    }
+
     @Test func filesArePrivateEvenInADirectoryThatWasNot() throws {
         #expect(mkdir(fixture.root, 0o755) == 0)
         #expect(mkdir(fixture.directory.path, 0o755) == 0)

@@ -89,6 +89,13 @@ final class SQLiteConnection {
         guard code == SQLITE_OK else { throw error(code) }
     }
 
+    /// Closing the connection leaves the WAL as it is: no checkpoint, no fsyncs. SQLite still
+    /// checkpoints on its own once the WAL passes 1000 pages.
+    func disableCheckpointOnClose() throws(StorageError) {
+        let code = csqlite_disable_checkpoint_on_close(handle)
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
     /// The error SQLite reports for the last call on this connection that returned `code`.
     func error(_ code: Int32) -> StorageError {
         StorageError.database(sqlite3_errmsg(handle).map { String(cString: $0) } ?? Self.describe(code))
