@@ -3,7 +3,7 @@ import PackageDescription
 
 // The dependency rule of the clean architecture lives here: a wrong import fails to compile.
 //   ChatDomain        depends on nothing of ours
-//   ChatData          depends on ChatDomain and CCurl (imported `internal`, so no C type leaks)
+//   ChatData          depends on ChatDomain, CCurl and CSQLite (imported `internal`, so no C type leaks)
 //   ChatPresentation  depends on ChatDomain only
 //   chat              the composition root, the one place that sees everything
 let package = Package(
@@ -12,22 +12,24 @@ let package = Package(
     products: [
         .executable(name: "chat", targets: ["chat"])
     ],
-    dependencies: [
-        // The history database (SQLite, system library via libsqlite3-dev).
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")
-    ],
     targets: [
         .systemLibrary(
             name: "CCurl",
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
+        // The history database: the system's SQLite, through a thin layer in ChatData.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
         // libedit's variadic calls and an async-signal-safe signal handler, for the REPL.
         .target(name: "CTerminal", linkerSettings: [.linkedLibrary("edit")]),
         .target(name: "ChatDomain"),
         .target(
             name: "ChatData",
-            dependencies: ["ChatDomain", "CCurl", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["ChatDomain", "CCurl", "CSQLite"]
         ),
         .target(name: "ChatPresentation", dependencies: ["ChatDomain"]),
         .executableTarget(
@@ -43,9 +45,7 @@ let package = Package(
         .testTarget(name: "ChatDomainTests", dependencies: ["ChatDomain", "ChatTestSupport"]),
         .testTarget(
             name: "ChatDataTests",
-            dependencies: [
-                "ChatData", "ChatDomain", "ChatTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            dependencies: ["ChatData", "ChatDomain", "ChatTestSupport"]),
         .testTarget(
             name: "ChatPresentationTests", dependencies: ["ChatPresentation", "ChatDomain", "ChatTestSupport"]),
         .testTarget(name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat"]),

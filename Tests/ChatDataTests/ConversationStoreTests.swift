@@ -1,7 +1,6 @@
 import ChatDomain
 import Dispatch
 import Foundation
-import GRDB
 import Synchronization
 import Testing
 
@@ -45,8 +44,46 @@ private final class Fixture {
     }
 
     /// A second connection, to look at (or tamper with) the database behind the store's back.
-    func connection() throws -> DatabaseQueue {
-        try DatabaseQueue(path: databasePath)
+    func connection() throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: databasePath)
+        try connection.setBusyTimeout(milliseconds: 15_000)
+        return connection
+    }
+
+    /// The database's schema version.
+    func schemaVersion() throws -> Int? {
+        try connection().firstRow("PRAGMA user_version") { row throws(StorageError) in try row.column(0, as: Int.self) }
+    }
+
+    /// Whether the database has a table (or virtual table) called `name`.
+    func tableExists(_ name: String, in db: SQLiteConnection) throws -> Bool {
+        try db.firstRow("SELECT 1 FROM sqlite_master WHERE name = ?", [name]) { _ throws(StorageError) in true } != nil
+    }
+
+    /// Conversation old00001, a question and its answer, stored the way the first release did.
+    func insertOldConversation(into db: SQLiteConnection) throws {
+        try db.run("INSERT INTO conversation (id, title, created_at, updated_at) VALUES ('old00001', '', 1, 2)")
+        for (role, content) in [("user", "an ancient question"), ("assistant", "a venerable answer")] {
+            try db.run(
+                """
+                INSERT INTO message (conversation_id, role, content, state, model, created_at, updated_at)
+                VALUES ('old00001', ?, ?, 'complete', 'old-model', 1, 2)
+                """,
+                [role, content])
+        }
+    }
+
+    /// A database as the GRDB-based releases left it with their first `count` migrations
+    /// applied: each named in `grdb_migrations` (the table as GRDB 7 makes it), `user_version` 0.
+    func grdbDatabase(migrations count: Int) throws -> SQLiteConnection {
+        let db = try connection()
+        try db.execute("PRAGMA journal_mode = WAL")
+        try db.execute("CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
+        for (identifier, migration) in zip(["v1-conversations", "v2-search"].prefix(count), HistorySchema.migrations) {
+            try db.execute(migration.sql)
+            try db.run("INSERT INTO grdb_migrations (identifier) VALUES (?)", [identifier])
+        }
+        return db
     }
 
     /// Permission bits of `path`, or nil if it does not exist.
@@ -156,11 +193,12 @@ struct ConversationStoreTests {
 
     @Test func ambiguousAndUnknownPrefixesAreErrors() throws {
         let store = try fixture.open()
-        try fixture.connection().write { db in
+        let db = try fixture.connection()
+        try db.transaction(writing: true) { () throws(StorageError) in
             for (id, time) in [("abc12345", 1.0), ("abc67890", 2.0), ("xyz00000", 3.0)] {
-                try db.execute(
-                    sql: "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
-                    arguments: [id, "title " + id, time, time])
+                try db.run(
+                    "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                    [id, "title " + id, time, time])
             }
         }
 
@@ -278,15 +316,15 @@ struct ConversationStoreTests {
         #expect(store.found("penguins") == [])
         #expect(store.found("swim") == [])
         #expect(store.found("rises") == [kept])
-        let left = try fixture.connection().read { db in
-            (
-                try Int.fetchOne(
-                    db, sql: "SELECT COUNT(*) FROM message WHERE conversation_id = ?", arguments: [doomed]),
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message_fts WHERE message_fts MATCH 'penguins OR swim'")
-            )
+        let db = try fixture.connection()
+        let messagesLeft = try db.firstRow("SELECT COUNT(*) FROM message WHERE conversation_id = ?", [doomed]) {
+            row throws(StorageError) in try row.column(0, as: Int.self)
         }
-        #expect(left.0 == 0)
-        #expect(left.1 == 0)
+        let indexedLeft = try db.firstRow(
+            "SELECT COUNT(*) FROM message_fts WHERE message_fts MATCH 'penguins OR swim'"
+        ) { row throws(StorageError) in try row.column(0, as: Int.self) }
+        #expect(messagesLeft == 0)
+        #expect(indexedLeft == 0)
         #expect(store.delete(doomed).map(\.id) == .failure(.notFound(id: doomed)))
     }
 
@@ -328,22 +366,11 @@ struct ConversationStoreTests {
         #expect(fixture.directory.prepare())
         do {
             // A database as the first release left it: only the v1 migration applied.
-            let old = try DatabasePool(path: fixture.databasePath)
-            try HistorySchema.migrator.migrate(old, upTo: "v1-conversations")
-            try old.write { db in
-                #expect(try !db.tableExists("message_fts"))
-                try db.execute(
-                    sql: "INSERT INTO conversation (id, title, created_at, updated_at) VALUES ('old00001', '', 1, 2)")
-                for (role, content) in [("user", "an ancient question"), ("assistant", "a venerable answer")] {
-                    try db.execute(
-                        sql: """
-                            INSERT INTO message (conversation_id, role, content, state, model, created_at, updated_at)
-                            VALUES ('old00001', ?, ?, 'complete', 'old-model', 1, 2)
-                            """,
-                        arguments: [role, content])
-                }
-            }
-            try old.close()
+            let old = try fixture.connection()
+            try old.execute("PRAGMA journal_mode = WAL")
+            try old.execute(HistorySchema.migrations[0].sql + "PRAGMA user_version = 1;")
+            #expect(try !fixture.tableExists("message_fts", in: old))
+            try fixture.insertOldConversation(into: old)
         }
 
         let store = try fixture.open()
@@ -352,12 +379,87 @@ struct ConversationStoreTests {
         let loaded = try store.load("old0").get()
         #expect(loaded.messages.map(\.content) == ["an ancient question", "a venerable answer"])
         #expect(loaded.settings.model == "old-model")
-        let applied = try fixture.connection().read { db in try HistorySchema.migrator.appliedIdentifiers(db) }
-        #expect(applied == ["v1-conversations", "v2-search"])
+        #expect(try fixture.schemaVersion() == 2)
 
         // New messages are indexed too.
         _ = store.append(user("a modern follow-up"), settings: settings, systemPrompt: nil, to: "old00001")
         #expect(store.found("modern") == ["old00001"])
+    }
+
+    @Test func aDatabaseTheGRDBReleasesMadeIsAdoptedWithItsHistory() throws {
+        #expect(fixture.directory.prepare())
+        do {
+            let old = try fixture.grdbDatabase(migrations: 2)
+            try fixture.insertOldConversation(into: old)
+        }
+        #expect(try fixture.schemaVersion() == 0)
+
+        let store = try fixture.open()
+        let loaded = try store.load("old00001").get()
+        #expect(loaded.messages.map(\.content) == ["an ancient question", "a venerable answer"])
+        #expect(store.found("venerable") == ["old00001"])
+        #expect(try fixture.schemaVersion() == 2)
+        // GRDB's table stays, so a GRDB-based chat can still open the database.
+        #expect(try fixture.tableExists("grdb_migrations", in: fixture.connection()))
+
+        _ = store.append(user("a modern follow-up"), settings: settings, systemPrompt: nil, to: "old00001")
+        #expect(store.found("modern") == ["old00001"])
+        #expect(try fixture.open().listed == ["old00001"])
+        #expect(try fixture.schemaVersion() == 2)
+        #expect(fixture.reports.all == [])
+    }
+
+    @Test func aGRDBDatabaseWithOnlyTheFirstMigrationGetsTheSecond() throws {
+        #expect(fixture.directory.prepare())
+        do {
+            let old = try fixture.grdbDatabase(migrations: 1)
+            #expect(try !fixture.tableExists("message_fts", in: old))
+            try fixture.insertOldConversation(into: old)
+        }
+
+        let store = try fixture.open()
+        #expect(store.found("ancient") == ["old00001"])
+        #expect(try fixture.schemaVersion() == 2)
+    }
+
+    @Test func aDatabaseANewerReleaseMigratedFurtherIsUsedAsItIs() throws {
+        #expect(fixture.directory.prepare())
+        do {
+            let newer = try fixture.connection()
+            try newer.execute("PRAGMA journal_mode = WAL")
+            for migration in HistorySchema.migrations { try newer.execute(migration.sql) }
+            try newer.execute("CREATE TABLE from_the_future (x); PRAGMA user_version = 9;")
+            try fixture.insertOldConversation(into: newer)
+        }
+
+        let store = try fixture.open()
+        #expect(store.found("ancient") == ["old00001"])
+        #expect(try fixture.schemaVersion() == 9)
+    }
+
+    @Test func aFileThatIsNotADatabaseIsAClearErrorNotACrash() throws {
+        #expect(fixture.directory.prepare())
+        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        #expect(FileManager.default.createFile(atPath: fixture.databasePath, contents: garbage))
+
+        switch SQLiteConversationStore.open(in: fixture.directory, report: { _ in }) {
+        case .failure(.database(let message)):
+            #expect(message == "cannot open \(fixture.databasePath): file is not a database")
+        case let other:
+            Issue.record("expected a database error, got \(other)")
+        }
+    }
+
+    @Test func closingLeavesTheWALForALaterCheckpoint() throws {
+        do {
+            let store = try fixture.open()
+            _ = try store.conversation([user("kept in the WAL"), assistant("for now")])
+        }
+        // The last connection closed without a checkpoint (which would have emptied and removed
+        // the WAL, with two fsyncs), and the next one reads what the WAL holds.
+        let wal = try FileManager.default.attributesOfItem(atPath: fixture.databasePath + "-wal")
+        #expect((wal[.size] as? Int ?? 0) > 0)
+        #expect(try fixture.open().found("WAL")?.count == 1)
     }
 
     @Test func filesArePrivateEvenInADirectoryThatWasNot() throws {
@@ -412,14 +514,12 @@ struct ConversationStoreTests {
 
         // Every write fails from now on, as on a full disk.
         let tamper = try fixture.connection()
-        try tamper.write { db in
-            for (name, event) in [
-                ("c", "INSERT ON conversation"), ("i", "INSERT ON message"), ("u", "UPDATE ON message"),
-                ("d", "DELETE ON message"),
-            ] {
-                try db.execute(
-                    sql: "CREATE TRIGGER fail_\(name) BEFORE \(event) BEGIN SELECT RAISE(FAIL, 'disk is full'); END")
-            }
+        for (name, event) in [
+            ("c", "INSERT ON conversation"), ("i", "INSERT ON message"), ("u", "UPDATE ON message"),
+            ("d", "DELETE ON message"),
+        ] {
+            try tamper.execute(
+                "CREATE TRIGGER fail_\(name) BEFORE \(event) BEGIN SELECT RAISE(FAIL, 'disk is full'); END")
         }
         #expect(store.begin(Conversation(settings: settings)) == nil)
         #expect(store.append(user("lost"), settings: settings, systemPrompt: nil, to: id) == nil)
@@ -436,9 +536,7 @@ struct ConversationStoreTests {
         #expect(loaded.messages.last?.state == .interrupted)
 
         // Once writes work again, they are stored; the report is not repeated.
-        try tamper.write { db in
-            for name in ["c", "i", "u", "d"] { try db.execute(sql: "DROP TRIGGER fail_\(name)") }
-        }
+        for name in ["c", "i", "u", "d"] { try tamper.execute("DROP TRIGGER fail_\(name)") }
         store.update(assistant("partial, then whole"), id: answerID)
         #expect(try store.load(id).get().messages.last?.content == "partial, then whole")
         #expect(fixture.reports.all.count == 1)

@@ -1,55 +1,91 @@
-import GRDB
+import ChatDomain
 
 /// The history's tables, with a migration per schema version so later releases can change it.
+/// The version is SQLite's `PRAGMA user_version`: how many of `migrations` the database has.
 enum HistorySchema {
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-conversations") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE conversation (
-                        id TEXT PRIMARY KEY NOT NULL,
-                        title TEXT NOT NULL DEFAULT '',
-                        created_at REAL NOT NULL,
-                        updated_at REAL NOT NULL
-                    );
-                    CREATE INDEX conversation_updated ON conversation(updated_at);
-                    CREATE TABLE message (
-                        id INTEGER PRIMARY KEY AUTOINCREMENT,
-                        conversation_id TEXT NOT NULL REFERENCES conversation(id) ON DELETE CASCADE,
-                        role TEXT NOT NULL,
-                        content TEXT NOT NULL,
-                        state TEXT NOT NULL,
-                        reasoning TEXT,
-                        model TEXT NOT NULL,
-                        system_prompt TEXT,
-                        prompt_tokens INTEGER,
-                        completion_tokens INTEGER,
-                        total_tokens INTEGER,
-                        created_at REAL NOT NULL,
-                        updated_at REAL NOT NULL
-                    );
-                    CREATE INDEX message_conversation ON message(conversation_id, id);
-                    """)
-        }
-        migrator.registerMigration("v2-search") { db in
+    /// In order; never edit one that has shipped, add the next. The identifiers are the names
+    /// the GRDB-based releases recorded in their `grdb_migrations` table.
+    static let migrations: [(identifier: String, sql: String)] = [
+        (
+            "v1-conversations",
+            """
+            CREATE TABLE conversation (
+                id TEXT PRIMARY KEY NOT NULL,
+                title TEXT NOT NULL DEFAULT '',
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL
+            );
+            CREATE INDEX conversation_updated ON conversation(updated_at);
+            CREATE TABLE message (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                conversation_id TEXT NOT NULL REFERENCES conversation(id) ON DELETE CASCADE,
+                role TEXT NOT NULL,
+                content TEXT NOT NULL,
+                state TEXT NOT NULL,
+                reasoning TEXT,
+                model TEXT NOT NULL,
+                system_prompt TEXT,
+                prompt_tokens INTEGER,
+                completion_tokens INTEGER,
+                total_tokens INTEGER,
+                created_at REAL NOT NULL,
+                updated_at REAL NOT NULL
+            );
+            CREATE INDEX message_conversation ON message(conversation_id, id);
+            """
+        ),
+        (
             // Full-text search over both sides, kept in step with the messages by triggers.
-            try db.execute(
-                sql: """
-                    CREATE VIRTUAL TABLE message_fts USING fts5(content, content='message', content_rowid='id');
-                    INSERT INTO message_fts(message_fts) VALUES ('rebuild');
-                    CREATE TRIGGER message_fts_insert AFTER INSERT ON message BEGIN
-                        INSERT INTO message_fts(rowid, content) VALUES (new.id, new.content);
-                    END;
-                    CREATE TRIGGER message_fts_delete AFTER DELETE ON message BEGIN
-                        INSERT INTO message_fts(message_fts, rowid, content) VALUES ('delete', old.id, old.content);
-                    END;
-                    CREATE TRIGGER message_fts_update AFTER UPDATE OF content ON message BEGIN
-                        INSERT INTO message_fts(message_fts, rowid, content) VALUES ('delete', old.id, old.content);
-                        INSERT INTO message_fts(rowid, content) VALUES (new.id, new.content);
-                    END;
-                    """)
+            "v2-search",
+            """
+            CREATE VIRTUAL TABLE message_fts USING fts5(content, content='message', content_rowid='id');
+            INSERT INTO message_fts(message_fts) VALUES ('rebuild');
+            CREATE TRIGGER message_fts_insert AFTER INSERT ON message BEGIN
+                INSERT INTO message_fts(rowid, content) VALUES (new.id, new.content);
+            END;
+            CREATE TRIGGER message_fts_delete AFTER DELETE ON message BEGIN
+                INSERT INTO message_fts(message_fts, rowid, content) VALUES ('delete', old.id, old.content);
+            END;
+            CREATE TRIGGER message_fts_update AFTER UPDATE OF content ON message BEGIN
+                INSERT INTO message_fts(message_fts, rowid, content) VALUES ('delete', old.id, old.content);
+                INSERT INTO message_fts(rowid, content) VALUES (new.id, new.content);
+            END;
+            """
+        ),
+    ]
+
+    /// Brings `database` up to the last version, in one transaction. A database a newer release
+    /// migrated further is left as it is.
+    static func migrate(_ database: SQLiteConnection) throws(StorageError) {
+        // The usual case, up to date, needs no write lock.
+        guard try userVersion(database) < migrations.count else { return }
+        try database.transaction(writing: true) { () throws(StorageError) in
+            let stored = try userVersion(database)
+            let version = stored == 0 ? try grdbVersion(database) : stored
+            guard version >= 0 else { throw StorageError.database("unknown history schema version \(version)") }
+            for migration in migrations.dropFirst(version) { try database.execute(migration.sql) }
+            let reached = max(version, migrations.count)
+            if reached != stored { try database.execute("PRAGMA user_version = \(reached)") }
         }
-        return migrator
+    }
+
+    private static func userVersion(_ database: SQLiteConnection) throws(StorageError) -> Int {
+        try database.firstRow("PRAGMA user_version") { row throws(StorageError) in try row.column(0, as: Int.self) }
+            ?? 0
+    }
+
+    /// The version of a database the GRDB-based releases made: they left `user_version` at 0
+    /// and named the migrations they applied, in order, in `grdb_migrations`. 0 when there is
+    /// no such table. The table stays, so those releases can still open the database.
+    private static func grdbVersion(_ database: SQLiteConnection) throws(StorageError) -> Int {
+        let table = try database.firstRow(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'"
+        ) { _ throws(StorageError) in true }
+        guard table != nil else { return 0 }
+        let applied = Set(
+            try database.rows("SELECT identifier FROM grdb_migrations") { row throws(StorageError) in
+                try row.column(0, as: String.self)
+            })
+        return migrations.prefix { applied.contains($0.identifier) }.count
     }
 }

@@ -1,5 +1,4 @@
 import ChatDomain
-import GRDB
 import Synchronization
 
 #if canImport(Glibc)
@@ -8,11 +7,12 @@ import Synchronization
     import Darwin
 #endif
 
-/// The history: every conversation in a SQLite database (WAL mode, through GRDB), written as it
-/// happens. Several `chat` processes may write at once; a busy timeout and a lock around creation
-/// and migration keep them from failing with "database is locked".
+/// The history: every conversation in a SQLite database (WAL mode), written as it happens.
+/// Several `chat` processes may write at once; a busy timeout and a lock around creation and
+/// migration keep them from failing with "database is locked".
 public final class SQLiteConversationStore: ConversationRecorder, ConversationHistory {
-    private let database: DatabasePool
+    /// One connection, used by one task at a time.
+    private let database: Mutex<SQLiteConnection>
     private let report: @Sendable (String) -> Void
     private let reported = Mutex(false)
 
@@ -34,36 +34,46 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                 close(lock)
             }
         }
-        do {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(15)
-            configuration.label = "chat-history"
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            try HistorySchema.migrator.migrate(pool)
+        do throws(StorageError) {
+            let connection = try SQLiteConnection(path: path)
+            try connection.setBusyTimeout(milliseconds: 15_000)
+            // In WAL mode a commit then does not wait for the disk: a crash or kill of the process
+            // loses nothing, a power cut or OS crash may lose the last commits (never consistency).
+            // Set first, so that creating a database syncs less too.
+            try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+            let mode = try connection.firstRow("PRAGMA journal_mode = WAL") { row throws(StorageError) in
+                try row.column(0, as: String.self)
+            }
+            guard mode == "wal" else { throw StorageError.database("cannot use WAL mode (\(mode ?? "no mode"))") }
+            // Closing runs no checkpoint (two fsyncs a run); SQLite checkpoints past 1000 WAL pages.
+            try connection.disableCheckpointOnClose()
+            try HistorySchema.migrate(connection)
             for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
-            return .success(SQLiteConversationStore(database: pool, report: report))
+            return .success(SQLiteConversationStore(database: connection, report: report))
         } catch {
-            return .failure(.database("cannot open \(path): \(error)"))
+            return .failure(.database("cannot open \(path): \(reason(error))"))
         }
     }
 
-    init(database: DatabasePool, report: @escaping @Sendable (String) -> Void) {
-        self.database = database
+    init(database: sending SQLiteConnection, report: @escaping @Sendable (String) -> Void) {
+        self.database = Mutex(database)
         self.report = report
     }
 
     // MARK: - ConversationRecorder
 
     public func begin(_ conversation: Conversation) -> String? {
-        write { db in
+        write { db throws(StorageError) in
             let now = Self.now()
             for _ in 0..<20 {
                 let id = Self.newID()
-                guard try Bool.fetchOne(db, sql: "SELECT 1 FROM conversation WHERE id = ?", arguments: [id]) == nil
-                else { continue }
-                try db.execute(
-                    sql: "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
-                    arguments: [id, conversation.title ?? "", now, now])
+                let taken = try db.firstRow("SELECT 1 FROM conversation WHERE id = ?", [id]) { _ throws(StorageError) in
+                    true
+                }
+                guard taken == nil else { continue }
+                try db.run(
+                    "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                    [id, conversation.title ?? "", now, now])
                 return id
             }
             throw StorageError.database("could not choose a conversation id")
@@ -73,24 +83,24 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     public func append(_ message: ChatMessage, settings: ChatSettings, systemPrompt: String?, to conversationID: String)
         -> Int64?
     {
-        write { db in
+        write { db throws(StorageError) in
             let now = Self.now()
-            try db.execute(
-                sql: """
-                    INSERT INTO message (conversation_id, role, content, state, reasoning, model, system_prompt,
-                        prompt_tokens, completion_tokens, total_tokens, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
+            try db.run(
+                """
+                INSERT INTO message (conversation_id, role, content, state, reasoning, model, system_prompt,
+                    prompt_tokens, completion_tokens, total_tokens, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+                [
                     conversationID, message.role.rawValue, message.content, message.state.rawValue, message.reasoning,
                     settings.model, systemPrompt, message.usage?.promptTokens, message.usage?.completionTokens,
                     message.usage?.totalTokens, now, now,
                 ])
             let id = db.lastInsertedRowID
             if message.role == .user {
-                try db.execute(
-                    sql: "UPDATE conversation SET title = ? WHERE id = ? AND title = ''",
-                    arguments: [Self.title(from: message.content), conversationID])
+                try db.run(
+                    "UPDATE conversation SET title = ? WHERE id = ? AND title = ''",
+                    [Self.title(from: message.content), conversationID])
             }
             try Self.touch(db, conversationID, now)
             return id
@@ -98,30 +108,29 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     }
 
     public func update(_ message: ChatMessage, id: Int64) {
-        _ = write { db -> Bool in
+        _ = write { db throws(StorageError) -> Bool in
             let now = Self.now()
-            try db.execute(
-                sql: """
-                    UPDATE message SET content = ?, state = ?, reasoning = ?, prompt_tokens = ?,
-                        completion_tokens = ?, total_tokens = ?, updated_at = ? WHERE id = ?
-                    """,
-                arguments: [
+            try db.run(
+                """
+                UPDATE message SET content = ?, state = ?, reasoning = ?, prompt_tokens = ?,
+                    completion_tokens = ?, total_tokens = ?, updated_at = ? WHERE id = ?
+                """,
+                [
                     message.content, message.state.rawValue, message.reasoning, message.usage?.promptTokens,
                     message.usage?.completionTokens, message.usage?.totalTokens, now, id,
                 ])
-            if let conversation = try String.fetchOne(
-                db, sql: "SELECT conversation_id FROM message WHERE id = ?", arguments: [id])
-            {
-                try Self.touch(db, conversation, now)
+            let conversation = try db.firstRow("SELECT conversation_id FROM message WHERE id = ?", [id]) {
+                row throws(StorageError) in try row.column(0, as: String.self)
             }
+            if let conversation { try Self.touch(db, conversation, now) }
             return true
         }
     }
 
     public func remove(ids: [Int64]) {
         guard !ids.isEmpty else { return }
-        _ = write { db -> Bool in
-            for id in ids { try db.execute(sql: "DELETE FROM message WHERE id = ?", arguments: [id]) }
+        _ = write { db throws(StorageError) -> Bool in
+            for id in ids { try db.run("DELETE FROM message WHERE id = ?", [id]) }
             return true
         }
     }
@@ -129,7 +138,7 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     // MARK: - ConversationHistory
 
     public func list(limit: Int) -> Result<[ConversationSummary], StorageError> {
-        read { db in try Self.summaries(db, where: "1", arguments: [], limit: limit) }
+        read { db throws(StorageError) in try Self.summaries(db, where: "1", arguments: [], limit: limit) }
     }
 
     public func search(_ text: String, limit: Int) -> Result<[ConversationSummary], StorageError> {
@@ -144,109 +153,112 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
             if character == "%" || character == "_" || character == "\\" { pattern.append("\\") }
             pattern.append(character)
         }
-        return read { db in
+        let like = "%" + pattern + "%"
+        return read { db throws(StorageError) in
             try Self.summaries(
                 db,
                 where: """
                     c.id IN (SELECT m.conversation_id FROM message_fts JOIN message m ON m.id = message_fts.rowid
                              WHERE message_fts MATCH ?) OR c.title LIKE ? ESCAPE '\\'
                     """,
-                arguments: [query, "%" + pattern + "%"], limit: limit)
+                arguments: [query, like], limit: limit)
         }
     }
 
     public func mostRecentlyUsed() -> Result<Conversation?, StorageError> {
-        read { db in
-            guard let id = try String.fetchOne(db, sql: "SELECT id FROM conversation ORDER BY updated_at DESC LIMIT 1")
-            else { return nil }
+        read { db throws(StorageError) -> Conversation? in
+            let id = try db.firstRow("SELECT id FROM conversation ORDER BY updated_at DESC LIMIT 1") {
+                row throws(StorageError) in try row.column(0, as: String.self)
+            }
+            guard let id else { return nil }
             return try Self.conversation(db, id: id)
         }
     }
 
     public func load(_ id: String) -> Result<Conversation, StorageError> {
-        read { db in try Self.conversation(db, id: try Self.resolve(db, id)) }
+        read { db throws(StorageError) in try Self.conversation(db, id: try Self.resolve(db, id)) }
     }
 
     public func delete(_ id: String) -> Result<ConversationSummary, StorageError> {
-        writeResult { db in
+        writeResult { db throws(StorageError) in
             let full = try Self.resolve(db, id)
             let summary = try Self.summaries(db, where: "c.id = ?", arguments: [full], limit: 1)
-            try db.execute(sql: "DELETE FROM message WHERE conversation_id = ?", arguments: [full])
-            try db.execute(sql: "DELETE FROM conversation WHERE id = ?", arguments: [full])
+            try db.run("DELETE FROM message WHERE conversation_id = ?", [full])
+            try db.run("DELETE FROM conversation WHERE id = ?", [full])
             guard let first = summary.first else { throw StorageError.notFound(id: id) }
             return first
         }
     }
 
     public func rename(_ id: String, title: String) -> Result<Void, StorageError> {
-        writeResult { db in
+        writeResult { db throws(StorageError) in
             let full = try Self.resolve(db, id)
-            try db.execute(sql: "UPDATE conversation SET title = ? WHERE id = ?", arguments: [title, full])
+            try db.run("UPDATE conversation SET title = ? WHERE id = ?", [title, full])
         }
     }
 
     // MARK: - Pieces
 
-    private static func summaries(_ db: Database, where condition: String, arguments: StatementArguments, limit: Int)
-        throws -> [ConversationSummary]
-    {
-        let rows = try Row.fetchAll(
-            db,
-            sql: """
-                SELECT c.id, c.title, c.created_at, c.updated_at,
-                    (SELECT model FROM message WHERE conversation_id = c.id ORDER BY id DESC LIMIT 1) AS model,
-                    (SELECT COUNT(*) FROM message WHERE conversation_id = c.id AND role = 'assistant') AS turns
-                FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT \(limit)
-                """,
-            arguments: arguments)
-        return rows.map { row in
+    private static func summaries(
+        _ db: SQLiteConnection, where condition: String, arguments: [any SQLiteValue], limit: Int
+    ) throws(StorageError) -> [ConversationSummary] {
+        try db.rows(
+            """
+            SELECT c.id, c.title, c.created_at, c.updated_at,
+                (SELECT model FROM message WHERE conversation_id = c.id ORDER BY id DESC LIMIT 1) AS model,
+                (SELECT COUNT(*) FROM message WHERE conversation_id = c.id AND role = 'assistant') AS turns
+            FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT \(limit)
+            """,
+            arguments
+        ) { row throws(StorageError) in
             ConversationSummary(
-                id: row["id"], title: row["title"], model: row["model"] ?? "", createdAt: row["created_at"],
-                updatedAt: row["updated_at"], turns: row["turns"])
+                id: try row.column("id"), title: try row.column("title"),
+                model: try row.column("model", as: String?.self) ?? "", createdAt: try row.column("created_at"),
+                updatedAt: try row.column("updated_at"), turns: try row.column("turns"))
         }
     }
 
-    private static func conversation(_ db: Database, id: String) throws -> Conversation {
-        guard let row = try Row.fetchOne(db, sql: "SELECT title FROM conversation WHERE id = ?", arguments: [id]) else {
-            throw StorageError.notFound(id: id)
+    private static func conversation(_ db: SQLiteConnection, id: String) throws(StorageError) -> Conversation {
+        let title = try db.firstRow("SELECT title FROM conversation WHERE id = ?", [id]) { row throws(StorageError) in
+            try row.column(0, as: String.self)
         }
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT * FROM message WHERE conversation_id = ? ORDER BY id", arguments: [id])
+        guard let title else { throw StorageError.notFound(id: id) }
         var model = ""
         var systemPrompt: String?
-        let messages = rows.map { row -> ChatMessage in
-            model = row["model"] ?? model
-            systemPrompt = row["system_prompt"]
-            let usage: TokenUsage? = (row["prompt_tokens"] as Int?).map { prompt in
-                TokenUsage(
-                    promptTokens: prompt, completionTokens: row["completion_tokens"] ?? 0,
-                    totalTokens: row["total_tokens"])
+        let messages = try db.rows("SELECT * FROM message WHERE conversation_id = ? ORDER BY id", [id]) {
+            row throws(StorageError) -> ChatMessage in
+            model = try row.column("model", as: String?.self) ?? model
+            systemPrompt = try row.column("system_prompt")
+            var usage: TokenUsage?
+            if let prompt = try row.column("prompt_tokens", as: Int?.self) {
+                usage = TokenUsage(
+                    promptTokens: prompt, completionTokens: try row.column("completion_tokens", as: Int?.self) ?? 0,
+                    totalTokens: try row.column("total_tokens"))
             }
             return ChatMessage(
-                role: Role(rawValue: row["role"]) ?? .user, content: row["content"],
-                state: MessageState(rawValue: row["state"]) ?? .complete, reasoning: row["reasoning"], usage: usage,
-                storageID: row["id"])
+                role: Role(rawValue: try row.column("role")) ?? .user, content: try row.column("content"),
+                state: MessageState(rawValue: try row.column("state")) ?? .complete,
+                reasoning: try row.column("reasoning"), usage: usage, storageID: try row.column("id"))
         }
-        let title: String = row["title"]
         return Conversation(
             systemPrompt: systemPrompt, settings: ChatSettings(model: model), messages: messages, id: id,
             title: title.isEmpty ? nil : title)
     }
 
     /// The one full id that starts with `prefix`.
-    private static func resolve(_ db: Database, _ prefix: String) throws -> String {
+    private static func resolve(_ db: SQLiteConnection, _ prefix: String) throws(StorageError) -> String {
         let pattern = prefix.lowercased().filter { $0.isLetter || $0.isNumber }
         guard !pattern.isEmpty else { throw StorageError.notFound(id: prefix) }
-        let matches = try String.fetchAll(
-            db, sql: "SELECT id FROM conversation WHERE id LIKE ? ORDER BY updated_at DESC LIMIT 6",
-            arguments: [pattern + "%"])
+        let matches = try db.rows(
+            "SELECT id FROM conversation WHERE id LIKE ? ORDER BY updated_at DESC LIMIT 6", [pattern + "%"]
+        ) { row throws(StorageError) in try row.column(0, as: String.self) }
         guard let first = matches.first else { throw StorageError.notFound(id: prefix) }
         guard matches.count == 1 else { throw StorageError.ambiguous(id: prefix, matches: matches) }
         return first
     }
 
-    private static func touch(_ db: Database, _ id: String, _ now: Double) throws {
-        try db.execute(sql: "UPDATE conversation SET updated_at = ? WHERE id = ?", arguments: [now, id])
+    private static func touch(_ db: SQLiteConnection, _ id: String, _ now: Double) throws(StorageError) {
+        try db.run("UPDATE conversation SET updated_at = ? WHERE id = ?", [now, id])
     }
 
     /// The first words of a message, on one line.
@@ -264,7 +276,13 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         HTTPDate.now()
     }
 
-    private func write<T>(_ body: (Database) throws -> T) -> T? {
+    /// The text of a `.database` error, without the "history: " its description adds.
+    private static func reason(_ error: StorageError) -> String {
+        if case .database(let message) = error { return message }
+        return error.description
+    }
+
+    private func write<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws(StorageError) -> T) -> T? {
         switch writeResult(body) {
         case .success(let value): return value
         case .failure(let error):
@@ -277,21 +295,26 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         }
     }
 
-    private func writeResult<T>(_ body: (Database) throws -> T) -> Result<T, StorageError> {
-        perform { try database.write(body) }
+    private func writeResult<T: Sendable>(
+        _ body: @Sendable (SQLiteConnection) throws(StorageError) -> T
+    ) -> Result<T, StorageError> {
+        transaction(writing: true, body)
     }
 
-    private func read<T>(_ body: (Database) throws -> T) -> Result<T, StorageError> {
-        perform { try database.read(body) }
+    private func read<T: Sendable>(
+        _ body: @Sendable (SQLiteConnection) throws(StorageError) -> T
+    ) -> Result<T, StorageError> {
+        transaction(writing: false, body)
     }
 
-    private func perform<T>(_ operation: () throws -> T) -> Result<T, StorageError> {
-        do {
-            return .success(try operation())
-        } catch let error as StorageError {
-            return .failure(error)
-        } catch {
-            return .failure(.database(String(describing: error)))
+    /// `body` in a transaction of its own, with the connection to itself.
+    private func transaction<T: Sendable>(
+        writing: Bool, _ body: @Sendable (SQLiteConnection) throws(StorageError) -> T
+    ) -> Result<T, StorageError> {
+        database.withLock { db in
+            Result { () throws(StorageError) -> T in
+                try db.transaction(writing: writing) { () throws(StorageError) -> T in try body(db) }
+            }
         }
     }
 }

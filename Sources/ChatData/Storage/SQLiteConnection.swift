@@ -1,0 +1,108 @@
+internal import CSQLite
+import ChatDomain
+
+/// One connection to a SQLite database, closed when it goes. Not for concurrent use: whoever
+/// owns it serializes the calls (the history store through a `Mutex`). Every failure is a
+/// `StorageError.database` with SQLite's own message.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+
+    /// Opens the database at `path` for reading and writing, creating the file if needed.
+    init(path: String) throws(StorageError) {
+        var handle: OpaquePointer?
+        // NOMUTEX: the owner serializes, so SQLite's own locking would be wasted.
+        let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle else {
+            // On most failures SQLite still returns a handle, holding the message; it must be closed.
+            let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            sqlite3_close_v2(handle)
+            throw StorageError.database(message ?? Self.describe(code))
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs `sql`, any number of statements with no parameters (a migration, a pragma).
+    func execute(_ sql: String) throws(StorageError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard code == SQLITE_OK else {
+            throw message.map { StorageError.database(String(cString: $0)) } ?? error(code)
+        }
+    }
+
+    /// Runs one statement with `arguments` to its end.
+    func run(_ sql: String, _ arguments: [any SQLiteValue] = []) throws(StorageError) {
+        let statement = try SQLiteStatement(sql, on: self)
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// Every row of one statement, each made into a `T` by `row`.
+    func rows<T>(
+        _ sql: String, _ arguments: [any SQLiteValue] = [], _ row: (SQLiteStatement) throws(StorageError) -> T
+    ) throws(StorageError) -> [T] {
+        let statement = try SQLiteStatement(sql, on: self)
+        try statement.bind(arguments)
+        var rows: [T] = []
+        while try statement.step() { rows.append(try row(statement)) }
+        return rows
+    }
+
+    /// The first row of one statement made into a `T`, or nil when there is none.
+    func firstRow<T>(
+        _ sql: String, _ arguments: [any SQLiteValue] = [], _ row: (SQLiteStatement) throws(StorageError) -> T
+    ) throws(StorageError) -> T? {
+        let statement = try SQLiteStatement(sql, on: self)
+        try statement.bind(arguments)
+        return try statement.step() ? try row(statement) : nil
+    }
+
+    /// The rowid of the last row this connection inserted.
+    var lastInsertedRowID: Int64 {
+        sqlite3_last_insert_rowid(handle)
+    }
+
+    /// Runs `body` in a transaction, committed when it returns and rolled back when it throws.
+    /// A writing one begins IMMEDIATE, taking the write lock at once (waiting out the busy
+    /// timeout), so it never fails half-way on a lock another connection holds.
+    func transaction<T>(writing: Bool, _ body: () throws(StorageError) -> T) throws(StorageError) -> T {
+        try execute(writing ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        do throws(StorageError) {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            // SQLite may have rolled back already (on some errors, or a failed COMMIT).
+            if sqlite3_get_autocommit(handle) == 0 { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+            throw error
+        }
+    }
+
+    /// How long a statement waits for another connection's lock before it fails as busy.
+    func setBusyTimeout(milliseconds: Int32) throws(StorageError) {
+        let code = sqlite3_busy_timeout(handle, milliseconds)
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// Closing the connection leaves the WAL as it is: no checkpoint, no fsyncs. SQLite still
+    /// checkpoints on its own once the WAL passes 1000 pages.
+    func disableCheckpointOnClose() throws(StorageError) {
+        let code = csqlite_disable_checkpoint_on_close(handle)
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// The error SQLite reports for the last call on this connection that returned `code`.
+    func error(_ code: Int32) -> StorageError {
+        StorageError.database(sqlite3_errmsg(handle).map { String(cString: $0) } ?? Self.describe(code))
+    }
+
+    /// SQLite's text for a result code.
+    private static func describe(_ code: Int32) -> String {
+        sqlite3_errstr(code).map { String(cString: $0) } ?? "SQLite error \(code)"
+    }
+}

@@ -1,0 +1,71 @@
+internal import CSQLite
+
+/// A Swift value a statement can bind to a parameter and read back from a result column:
+/// `Int64`, `Int`, `Double`, `String`, and an optional of one of them for NULL.
+protocol SQLiteValue {
+    /// Binds the value to parameter `index` (from 1) of `statement`; SQLite's result code.
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32
+    /// Column `index` of the row `statement` is on; nil when it is NULL or does not fit.
+    static func read(from statement: OpaquePointer, at index: Int32) -> Self?
+}
+
+extension Int64: SQLiteValue {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        sqlite3_bind_int64(statement, index, self)
+    }
+
+    static func read(from statement: OpaquePointer, at index: Int32) -> Int64? {
+        guard sqlite3_column_type(statement, index) != SQLITE_NULL else { return nil }
+        return sqlite3_column_int64(statement, index)
+    }
+}
+
+extension Int: SQLiteValue {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        Int64(self).bind(to: statement, at: index)
+    }
+
+    static func read(from statement: OpaquePointer, at index: Int32) -> Int? {
+        Int64.read(from: statement, at: index).flatMap { Int(exactly: $0) }
+    }
+}
+
+extension Double: SQLiteValue {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        sqlite3_bind_double(statement, index, self)
+    }
+
+    static func read(from statement: OpaquePointer, at index: Int32) -> Double? {
+        guard sqlite3_column_type(statement, index) != SQLITE_NULL else { return nil }
+        return sqlite3_column_double(statement, index)
+    }
+}
+
+extension String: SQLiteValue {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        guard let length = Int32(exactly: utf8.count) else { return SQLITE_TOOBIG }
+        return csqlite_bind_text(statement, index, self, length)
+    }
+
+    static func read(from statement: OpaquePointer, at index: Int32) -> String? {
+        guard sqlite3_column_type(statement, index) != SQLITE_NULL else { return nil }
+        // The text first, then its length in bytes, as SQLite asks.
+        guard let text = sqlite3_column_text(statement, index) else { return "" }
+        let length = Int(sqlite3_column_bytes(statement, index))
+        return String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)
+    }
+}
+
+extension Optional: SQLiteValue where Wrapped: SQLiteValue {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        switch self {
+        case .some(let value): return value.bind(to: statement, at: index)
+        case .none: return sqlite3_bind_null(statement, index)
+        }
+    }
+
+    /// NULL reads as `.some(nil)`: for an optional, NULL is a value.
+    static func read(from statement: OpaquePointer, at index: Int32) -> Wrapped?? {
+        .some(Wrapped.read(from: statement, at: index))
+    }
+}
