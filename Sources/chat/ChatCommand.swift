@@ -81,11 +81,12 @@ enum ChatCommand {
             let report: @Sendable (String) -> Void = {
                 stderr.write(warningStyle.warning("chat: warning: \($0)") + "\n")
             }
-            switch DataDirectory(environment: environment).map({ SQLiteConversationStore.open(in: $0, report: report) })
-            {
-            case .success(let opened)?: store = opened
-            case .failure(let error)?: report("\(error); this conversation will not be stored")
-            case nil: report("no data directory (set HOME); this conversation will not be stored")
+            // Opened while the rest starts and the request goes out; the first use waits for it,
+            // and hears (and reports) a failure.
+            if let directory = DataDirectory(environment: environment) {
+                store = SQLiteConversationStore.openInBackground(in: directory, report: report)
+            } else {
+                report("no data directory (set HOME); this conversation will not be stored")
             }
         }
 

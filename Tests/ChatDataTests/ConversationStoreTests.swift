@@ -450,6 +450,34 @@ struct ConversationStoreTests {
         }
     }
 
+    @Test func aStoreOpenedInTheBackgroundWaitsForItsOpeningAndStores() throws {
+        let reports = fixture.reports
+        let store = SQLiteConversationStore.openInBackground(in: fixture.directory, report: { reports.add($0) })
+        // Used at once, as chat does while the request goes out: the first use waits.
+        let id = try store.conversation([user("asked early"), assistant("answered")])
+        #expect(try fixture.open().load(id).get().messages.map(\.content) == ["asked early", "answered"])
+        #expect(reports.all.isEmpty)
+    }
+
+    @Test func aBackgroundOpeningThatFailsIsReportedOnceAtTheFirstWriteAndReadsFail() throws {
+        #expect(fixture.directory.prepare())
+        #expect(FileManager.default.createFile(atPath: fixture.databasePath, contents: Data(repeating: 7, count: 4096)))
+        let reports = fixture.reports
+        let store = SQLiteConversationStore.openInBackground(in: fixture.directory, report: { reports.add($0) })
+
+        #expect(store.begin(Conversation(settings: settings)) == nil)
+        #expect(store.append(user("lost"), settings: settings, systemPrompt: nil, to: "x") == nil)
+        #expect(
+            reports.all == [
+                "history: cannot open \(fixture.databasePath): file is not a database; this conversation will not be stored"
+            ])
+        guard case .failure(.database(let message)) = store.list(limit: 5) else {
+            Issue.record("a read of a history that could not open must fail")
+            return
+        }
+        #expect(message.contains("file is not a database"))
+    }
+
     @Test func closingLeavesTheWALForALaterCheckpoint() throws {
         do {
             let store = try fixture.open()

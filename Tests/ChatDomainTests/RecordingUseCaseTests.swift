@@ -124,11 +124,13 @@ private func answer(_ pieces: String...) -> StubGPTRepository.Script {
 
 @Suite("GPTChatUseCase with a recorder", .timeLimit(.minutes(1)))
 struct RecordingUseCaseTests {
-    @Test func theUserMessageIsStoredBeforeTheRequestIsSentAndTheAnswerAtTheEnd() async {
+    /// The question is stored while the request is on its way (so the history's writes overlap
+    /// the network), and always before any of the answer is handed on.
+    @Test func theUserMessageIsStoredBeforeAnyOfTheAnswerAndTheAnswerAtTheEnd() async {
         let (useCase, stub, recorder) = makeUseCase([answer("Hi", " there")])
         var conversation = newConversation()
 
-        let reply = await useCase.send("Hello", in: &conversation) { _ in }
+        let reply = await useCase.send("Hello", in: &conversation) { recorder.note($0) }
 
         #expect(reply?.content == "Hi there")
         #expect(conversation.id == "conv0001")
@@ -136,7 +138,8 @@ struct RecordingUseCaseTests {
         #expect(
             recorder.entries == [
                 .begin,
-                .append(id: 1, role: .user, content: "Hello", state: .complete, usage: nil, requestsSent: 0),
+                .append(id: 1, role: .user, content: "Hello", state: .complete, usage: nil, requestsSent: 1),
+                .event(.text("Hi")), .event(.text(" there")), .event(.usage(usage)), .event(.finished(reason: "stop")),
                 .append(id: 2, role: .assistant, content: "Hi there", state: .complete, usage: usage, requestsSent: 1),
             ])
         #expect(
@@ -285,7 +288,7 @@ struct RecordingUseCaseTests {
         #expect(
             recorder.entries == [
                 .begin,
-                .append(id: 1, role: .user, content: "Hello?", state: .complete, usage: nil, requestsSent: 0),
+                .append(id: 1, role: .user, content: "Hello?", state: .complete, usage: nil, requestsSent: 1),
                 .update(id: 1, content: "Hello?", state: .failed, usage: nil),
             ])
         #expect(recorder.rows.map(\.role) == [.user])

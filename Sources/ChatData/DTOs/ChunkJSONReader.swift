@@ -139,14 +139,6 @@ struct ChunkJSONReader {
         current == Self.quote ? readOptionalString(as: .skip) : skipValue(depth: depth)
     }
 
-    /// Checks a string value in `bytes` whose opening quote is at `start`: the range between its
-    /// quotes and whether it holds escapes, as `scanString` finds them.
-    static func scanString(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (range: Range<Int>, escaped: Bool)? {
-        var reader = ChunkJSONReader(bytes)
-        reader.position = start
-        return reader.scanString()
-    }
-
     // MARK: - JSON
 
     private static let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\")
@@ -306,122 +298,12 @@ struct ChunkJSONReader {
         return nil
     }
 
-    /// Checks a string value and moves past it: the byte range between its quotes, and whether
-    /// it holds escapes. Fails on a raw control character, an unknown escape or a lone
-    /// surrogate, as `JSONDecoder` does.
+    /// Checks a string value and moves past it: see `JSONStringScanner.scan`.
     private mutating func scanString() -> (range: Range<Int>, escaped: Bool)? {
-        guard current == Self.quote else { return nil }
-        position += 1
-        let start = position
-        // Fast part: plain bytes, up to the closing quote or the first escape; eight at a time
-        // while none of the eight is special (every string of every chunk passes here).
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while position + 8 <= bytes.count,
-                !Self.hasSpecialByte(raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            {
-                position += 8
-            }
-        }
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == Self.quote {
-                position += 1
-                return (start..<(position - 1), false)
-            }
-            if byte == Self.backslash || byte < 0x20 { break }
-            position += 1
-        }
-        var escaped = false
-        while let byte = current {
-            position += 1
-            switch byte {
-            case Self.quote:
-                return (start..<(position - 1), escaped)
-            case Self.backslash:
-                escaped = true
-                guard let kind = current else { return nil }
-                position += 1
-                switch kind {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-                    continue
-                case UInt8(ascii: "u"):
-                    guard readUnicodeEscape() != nil else { return nil }
-                default:
-                    return nil
-                }
-            default:
-                if byte < 0x20 { return nil }
-            }
-        }
-        return nil
-    }
-
-    /// Whether any of the eight bytes in `word` is a quote, a backslash or a control character
-    /// (below 0x20): the classic "has a zero byte" bit trick, applied three times.
-    @inline(__always)
-    private static func hasSpecialByte(_ word: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        let below0x20 = (word &- ones &* 0x20) & ~word & highs != 0
-        return below0x20 || hasZeroByte(word ^ (ones &* 0x22)) || hasZeroByte(word ^ (ones &* 0x5C))
-    }
-
-    /// The text of string bytes `scanString` found valid, escapes resolved.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
-        var reader = ChunkJSONReader(raw)
-        var text: [UInt8] = []
-        text.reserveCapacity(raw.count)
-        while let byte = reader.current {
-            reader.position += 1
-            guard byte == backslash, let kind = reader.current else {
-                text.append(byte)
-                continue
-            }
-            reader.position += 1
-            switch kind {
-            case UInt8(ascii: "b"): text.append(0x08)
-            case UInt8(ascii: "f"): text.append(0x0C)
-            case UInt8(ascii: "n"): text.append(0x0A)
-            case UInt8(ascii: "r"): text.append(0x0D)
-            case UInt8(ascii: "t"): text.append(0x09)
-            case UInt8(ascii: "u"):
-                if let scalar = reader.readUnicodeEscape() { text.append(contentsOf: String(Character(scalar)).utf8) }
-            default: text.append(kind)  // " \ /
-            }
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
-
-    /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair; nil
-    /// for a lone surrogate.
-    private mutating func readUnicodeEscape() -> Unicode.Scalar? {
-        guard let high = readHex4() else { return nil }
-        if (0xD800...0xDBFF).contains(high) {
-            guard consumeLiteral("\\u"), let low = readHex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
-            return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-        }
-        return Unicode.Scalar(high)  // nil for a lone low surrogate
-    }
-
-    private mutating func readHex4() -> UInt32? {
-        guard position + 4 <= bytes.count else { return nil }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt32(digit)
-            position += 1
-        }
-        return value
+        var scanner = JSONStringScanner(bytes, at: position)
+        let found = scanner.scan()
+        position = scanner.position
+        return found
     }
 
     /// A JSON number, checked against the grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.

@@ -52,7 +52,8 @@ struct ChunkShape {
                 let literal = hole.range.lowerBound - templateAt
                 guard data.count - dataAt >= literal,
                     memcmp(base + dataAt, templateBase + templateAt, literal) == 0,
-                    let (range, escaped) = ChunkJSONReader.scanString(in: data, at: dataAt + literal - 1),
+                    case var scanner = JSONStringScanner(data, at: dataAt + literal - 1),
+                    let (range, escaped) = scanner.scan(),
                     chunk.take(Hole(range: range, escaped: escaped, field: hole.field), in: data)
                 else { return nil }
                 dataAt = range.upperBound  // at the closing quote, where the next literal starts

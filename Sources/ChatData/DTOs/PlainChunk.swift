@@ -29,7 +29,7 @@ struct PlainChunk: Equatable {
             isErrorObject = raw.hasBytes(of: "error")
             return true
         }
-        let text = hole.escaped ? ChunkJSONReader.unescape(raw) : String(decoding: raw, as: UTF8.self)
+        let text = hole.escaped ? JSONStringScanner.unescape(raw) : String(decoding: raw, as: UTF8.self)
         switch hole.field {
         case .role: delta.role = text
         case .content: delta.content = text

@@ -1,4 +1,5 @@
 import ChatDomain
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,8 +12,11 @@ import Synchronization
 /// Several `chat` processes may write at once; a busy timeout and a lock around creation and
 /// migration keep them from failing with "database is locked".
 public final class SQLiteConversationStore: ConversationRecorder, ConversationHistory {
-    /// One connection, used by one task at a time.
-    private let database: Mutex<SQLiteConnection>
+    /// One connection, used by one task at a time; nil until opened, or if opening failed.
+    private let database: Mutex<SQLiteConnection?>
+    /// Left once opening has ended, well or not: every use waits for it.
+    private let opening = DispatchGroup()
+    private let openingError = Mutex<StorageError?>(nil)
     private let report: @Sendable (String) -> Void
     private let reported = Mutex(false)
 
@@ -21,6 +25,39 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     public static func open(in directory: DataDirectory, report: @escaping @Sendable (String) -> Void)
         -> Result<SQLiteConversationStore, StorageError>
     {
+        switch connect(in: directory) {
+        case .success(let connection): .success(SQLiteConversationStore(database: connection, report: report))
+        case .failure(let error): .failure(error)
+        }
+    }
+
+    /// Starts opening the history on a thread of its own and returns at once; the first use
+    /// waits for it. Why: opening reads the database and its WAL, a few milliseconds that can
+    /// pass while the request is on its way. If it fails, `report` hears why at the first write
+    /// (once) and nothing is stored; reads fail with the reason.
+    public static func openInBackground(
+        in directory: DataDirectory, report: @escaping @Sendable (String) -> Void
+    ) -> SQLiteConversationStore {
+        let store = SQLiteConversationStore(report: report)
+        store.opening.enter()
+        let started = DetachedThread.start { store.connect(in: directory) }
+        if !started { store.connect(in: directory) }
+        return store
+    }
+
+    /// Opens the connection (for `openInBackground`), then lets the waiting uses in.
+    private func connect(in directory: DataDirectory) {
+        database.withLock { database in
+            switch Self.connect(in: directory) {
+            case .success(let connection): database = connection
+            case .failure(let error): openingError.withLock { $0 = error }
+            }
+        }
+        opening.leave()
+    }
+
+    /// The open connection to the history database in `directory`.
+    private static func connect(in directory: DataDirectory) -> Result<SQLiteConnection, StorageError> {
         guard directory.prepare() else {
             return .failure(.database("cannot create \(directory.path)"))
         }
@@ -41,15 +78,19 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
             // loses nothing, a power cut or OS crash may lose the last commits (never consistency).
             // Set first, so that creating a database syncs less too.
             try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
+            // A run touches few pages: a small page cache (256 KiB, not 2 MiB) keeps the memory
+            // of a long answer's write down. And a WAL checkpointed every 250 pages (1 MB, not
+            // 4 MB) keeps the next run's open quick: the first connection reads the whole WAL.
+            try connection.execute("PRAGMA cache_size = -256; PRAGMA wal_autocheckpoint = 250")
             let mode = try connection.firstRow("PRAGMA journal_mode = WAL") { row throws(StorageError) in
                 try row.column(0, as: String.self)
             }
             guard mode == "wal" else { throw StorageError.database("cannot use WAL mode (\(mode ?? "no mode"))") }
-            // Closing runs no checkpoint (two fsyncs a run); SQLite checkpoints past 1000 WAL pages.
+            // Closing runs no checkpoint (two fsyncs a run); SQLite checkpoints past 250 WAL pages.
             try connection.disableCheckpointOnClose()
             try HistorySchema.migrate(connection)
             for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
-            return .success(SQLiteConversationStore(database: connection, report: report))
+            return .success(connection)
         } catch {
             return .failure(.database("cannot open \(path): \(reason(error))"))
         }
@@ -57,6 +98,11 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
 
     init(database: sending SQLiteConnection, report: @escaping @Sendable (String) -> Void) {
         self.database = Mutex(database)
+        self.report = report
+    }
+
+    private init(report: @escaping @Sendable (String) -> Void) {
+        self.database = Mutex(nil)
         self.report = report
     }
 
@@ -290,7 +336,12 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                 defer { reported = true }
                 return !reported
             }
-            if first { report("history: could not save (\(error)); the conversation goes on unsaved") }
+            guard first else { return nil }
+            if openingError.withLock({ $0 }) != nil {
+                report("\(error); this conversation will not be stored")
+            } else {
+                report("history: could not save (\(error)); the conversation goes on unsaved")
+            }
             return nil
         }
     }
@@ -311,9 +362,12 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     private func transaction<T: Sendable>(
         writing: Bool, _ body: @Sendable (SQLiteConnection) throws(StorageError) -> T
     ) -> Result<T, StorageError> {
-        database.withLock { db in
+        opening.wait()
+        if let error = openingError.withLock({ $0 }) { return .failure(error) }
+        return database.withLock { db in
             Result { () throws(StorageError) -> T in
-                try db.transaction(writing: writing) { () throws(StorageError) -> T in try body(db) }
+                guard let db else { throw StorageError.database("the history is not open") }
+                return try db.transaction(writing: writing) { () throws(StorageError) -> T in try body(db) }
             }
         }
     }

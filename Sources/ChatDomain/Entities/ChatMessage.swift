@@ -29,4 +29,20 @@ public struct ChatMessage: Sendable, Equatable {
         self.usage = usage
         self.storageID = storageID
     }
+
+    /// Adds what a streamed `event` carries: answer text to the content, reasoning to the
+    /// reasoning, token usage. Appends in place, so a long answer is never copied whole.
+    public mutating func add(_ event: ChatEvent) {
+        switch event {
+        case .text(let piece):
+            content += piece
+        case .reasoning(let piece):
+            guard !piece.isEmpty else { return }
+            if reasoning == nil { reasoning = piece } else { reasoning?.append(piece) }
+        case .usage(let usage):
+            self.usage = usage
+        case .finished, .retrying:
+            break
+        }
+    }
 }

@@ -25,7 +25,8 @@ public final class GPTChatUseCase: ChatUseCase {
     }
 
     /// Creates the use case over `repository`. With a `recorder`, every message is stored as it
-    /// happens: the user's before the request is sent, the answer while it streams (at least every
+    /// happens: the user's while the request is on its way (before any of the answer is read),
+    /// the answer while it streams (at least every
     /// `checkpointInterval`) and when it ends.
     public init(
         repository: any GPTRepository, recorder: (any ConversationRecorder)? = nil,
@@ -41,18 +42,22 @@ public final class GPTChatUseCase: ChatUseCase {
         in conversation: inout Conversation,
         onEvent: (ChatEvent) -> Void
     ) async -> ChatMessage? {
-        if let recorder, conversation.id == nil {
-            conversation.id = recorder.begin(conversation)
-            // A conversation that began elsewhere (`/load`) is stored whole, so continuing it later
-            // carries every turn.
-            for index in conversation.messages.indices where conversation.messages[index].storageID == nil {
-                conversation.setStorageID(store(conversation.messages[index], in: conversation), at: index)
+        conversation.append(ChatMessage(role: .user, content: text))
+        // The question is stored while the request is on its way (before any of the answer is
+        // read), so the history's writes overlap the network instead of delaying the request.
+        return await answer(&conversation, onEvent: onEvent) { conversation in
+            guard let recorder else { return }
+            if conversation.id == nil {
+                conversation.id = recorder.begin(conversation)
+                // A conversation that began elsewhere (`/load`) is stored whole, so continuing it
+                // later carries every turn.
+                for index in conversation.messages.indices where conversation.messages[index].storageID == nil {
+                    conversation.setStorageID(store(conversation.messages[index], in: conversation), at: index)
+                }
+            } else if let last = conversation.messages.indices.last {
+                conversation.setStorageID(store(conversation.messages[last], in: conversation), at: last)
             }
         }
-        var message = ChatMessage(role: .user, content: text)
-        message.storageID = store(message, in: conversation)
-        conversation.append(message)
-        return await answer(&conversation, onEvent: onEvent)
     }
 
     public func undo(in conversation: inout Conversation) -> Bool {
@@ -89,13 +94,19 @@ public final class GPTChatUseCase: ChatUseCase {
         }
     }
 
-    private func answer(_ conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async -> ChatMessage? {
+    /// Asks for the answer to `conversation`; `whileSending` runs once the request has started,
+    /// before the answer is read.
+    private func answer(
+        _ conversation: inout Conversation, onEvent: (ChatEvent) -> Void,
+        whileSending: (inout Conversation) -> Void = { _ in }
+    ) async -> ChatMessage? {
         let (messages, omitted) = conversation.requestMessagesWithinContext
         omittedMessages.withLock { $0 = omitted }
         let request = ChatRequest(messages: messages, settings: conversation.settings)
+        let events = repository.streamChat(request)
+        whileSending(&conversation)
         // Until it ends well, a stored answer counts as interrupted: a killed process leaves it so.
         var partial = ChatMessage(role: .assistant, content: "", state: .interrupted)
-        var reasoning = ""
         let checkpoints = recorder.flatMap { recorder in
             conversation.id.map {
                 AnswerCheckpoints(
@@ -107,16 +118,10 @@ public final class GPTChatUseCase: ChatUseCase {
         let quiet = checkpoints.map { checkpoints in Task { await checkpoints.storeWhileQuiet() } }
         defer { quiet?.cancel() }
         do {
-            for try await event in repository.streamChat(request) {
-                switch event {
-                case .text(let piece): partial.content += piece
-                case .reasoning(let piece): reasoning += piece
-                case .usage(let usage): partial.usage = usage
-                case .finished, .retrying: break
-                }
+            for try await event in events {
+                partial.add(event)
                 onEvent(event)
-                partial.reasoning = reasoning.isEmpty ? nil : reasoning
-                checkpoints?.update(partial)
+                checkpoints?.add(event)
             }
             // A cancelled consumer ends the loop without an error: check before calling it whole.
             try Task.checkCancellation()
@@ -187,12 +192,14 @@ private final class AnswerCheckpoints: Sendable {
         state = Mutex(State(lastWrite: clock.now))
     }
 
-    /// The answer so far; stored now if the last write is `interval` old.
-    func update(_ answer: ChatMessage) {
+    /// The answer's next event; stored now if the last write is `interval` old.
+    ///
+    /// The answer is kept here by adding each event, not copied from the caller's: a copy
+    /// would share the caller's text, whose next append would then copy all of it (a long
+    /// answer's text was copied once per network read).
+    func add(_ event: ChatEvent) {
         state.withLock { state in
-            state.answer.content = answer.content
-            state.answer.reasoning = answer.reasoning
-            state.answer.usage = answer.usage
+            state.answer.add(event)
             state.stored = false
             if clock.now - state.lastWrite >= interval { write(&state) }
         }
