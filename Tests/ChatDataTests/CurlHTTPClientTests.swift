@@ -174,6 +174,48 @@ import Testing
         #expect(result.endSeconds < 3, "gave up after \(result.endSeconds) s")
     }
 
+    @Test func aConsumerThatFallsBehindHoldsTheTransferBackWithoutLosingAByteOrTimingOut() async throws {
+        let block = (0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) }
+        let blocks = 256  // 16 MiB: more than the socket buffers and the client's own can hold
+        let server = try LoopbackServer { _, _ in
+            [.head(status: 200, headers: [("Content-Type", "application/octet-stream")], chunked: true)]
+                + Array(repeating: ServerStep.body(block), count: blocks) + [.end]
+        }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        var request = Self.request(server)
+        request.idleTimeout = 0.5
+        let client = CurlHTTPClient()
+        var parts = client.send(request).makeAsyncIterator()
+        guard case .head? = try await parts.next() else {
+            Issue.record("the head must come first")
+            return
+        }
+        // The consumer falls behind for three idle timeouts.
+        try await Task.sleep(for: .seconds(1.5))
+        // The transfer waited for it instead of reading the rest into memory, and the wait did
+        // not count as an idle server.
+        #expect(client.activeTransfers == 1)
+        var received = 0
+        var intact = true
+        while let part = try await parts.next() {
+            guard case .body(let bytes) = part else { continue }
+            var offset = 0
+            while offset < bytes.count {
+                let start = (received + offset) % block.count
+                let count = min(block.count - start, bytes.count - offset)
+                let same = bytes.withUnsafeBytes { got in
+                    block.withUnsafeBytes { want in memcmp(got.baseAddress! + offset, want.baseAddress! + start, count)
+                    }
+                }
+                if same != 0 { intact = false }
+                offset += count
+            }
+            received += bytes.count
+        }
+        #expect(received == blocks * block.count)
+        #expect(intact)
+    }
+
     @Test func cancellingTheConsumerMidStreamEndsTheLoopAndTheTransfer() async throws {
         let server = try LoopbackServer { _, _ in Self.slowStream() }
         defer { LoopbackTestHelpers.stopInBackground(server) }

@@ -36,7 +36,10 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     }
 
     func send(_ request: HTTPRequest) -> AsyncThrowingStream<HTTPStreamPart, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<HTTPStreamPart, any Error>.makeStream()
+        // At most `bufferedParts` reads wait for the consumer (libcurl's reads are up to 16 KiB):
+        // past that the transfer waits too, so a fast server cannot fill the memory.
+        let (stream, continuation) = AsyncThrowingStream<HTTPStreamPart, any Error>.makeStream(
+            bufferingPolicy: .bufferingOldest(Self.bufferedParts))
         let transfer = CurlTransfer(continuation: continuation, idleTimeout: request.idleTimeout, registry: registry)
         continuation.onTermination = { _ in transfer.cancelled.store(true, ordering: .relaxed) }
         registry.active.add(1, ordering: .releasing)
@@ -50,6 +53,9 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         }
         return stream
     }
+
+    /// How many parts may wait for the consumer: 16 reads, 256 KiB at most.
+    static let bufferedParts = 16
 
     private static let globalInit: Bool = {
         ccurl_openssl_no_atexit()
@@ -158,7 +164,9 @@ private let writeCallback: curl_write_callback = { buffer, size, count, userData
     transfer.sendHeadIfNeeded()
     let length = size * count
     if let buffer, length > 0 {
-        transfer.continuation.yield(.body(Array(UnsafeRawBufferPointer(start: buffer, count: length))))
+        guard transfer.deliver(.body(Array(UnsafeRawBufferPointer(start: buffer, count: length)))) else {
+            return Int(CURL_WRITEFUNC_ERROR)
+        }
     }
     return length
 }

@@ -1,6 +1,12 @@
 internal import CCurl
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The state one libcurl transfer shares between its thread's callbacks and the async consumer.
 ///
 /// `@unchecked Sendable` because libcurl hands it to C callbacks as a raw pointer. It is safe:
@@ -40,6 +46,24 @@ final class CurlTransfer: @unchecked Sendable {
         lastActivity.store(MonotonicClock.nanoseconds(), ordering: .relaxed)
     }
 
+    /// Hands `part` to the consumer, waiting while the stream's buffer is full (the consumer is
+    /// behind): the transfer then waits too, instead of piling the response up in memory. The
+    /// wait counts as activity, so it never looks like an idle server. False if the consumer is
+    /// gone or the transfer is to stop.
+    func deliver(_ part: HTTPStreamPart) -> Bool {
+        while true {
+            switch continuation.yield(part) {
+            case .enqueued: return true
+            case .terminated: return false
+            case .dropped:
+                guard !shouldAbort else { return false }
+                touch()
+                usleep(200)
+            @unknown default: return false
+            }
+        }
+    }
+
     /// Yields the head once, with the status of the final response (after any 1xx or proxy
     /// CONNECT blocks, whose headers were reset when their status line came).
     func sendHeadIfNeeded() {
@@ -47,7 +71,7 @@ final class CurlTransfer: @unchecked Sendable {
         headSent = true
         var status = 0
         _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        continuation.yield(.head(HTTPResponseHead(status: status, headers: headers)))
+        _ = deliver(.head(HTTPResponseHead(status: status, headers: headers)))
     }
 
     /// Whether a connection was made, to tell a connect timeout from an idle one.
