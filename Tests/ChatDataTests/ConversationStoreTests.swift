@@ -450,6 +450,22 @@ struct ConversationStoreTests {
         }
     }
 
+    @Test func manyMessagesAtOnceAreStoredInOrderWithTheirIdsAndAreSearchable() throws {
+        let store = try fixture.open()
+        let id = try #require(store.begin(Conversation(settings: settings)))
+        // More than one INSERT's worth of rows, and a remainder.
+        let messages = (0..<250).map { $0.isMultiple(of: 2) ? user("question \($0)") : assistant("answer \($0)") }
+        let ids = try #require(store.append(contentsOf: messages, settings: settings, systemPrompt: "s", to: id))
+        #expect(ids.count == 250)
+        #expect(ids == ids.sorted() && Set(ids).count == 250)
+        let loaded = try store.load(id).get()
+        #expect(loaded.messages.map(\.content) == messages.map(\.content))
+        #expect(loaded.messages.map(\.storageID) == ids)
+        #expect(loaded.title == "question 0")
+        #expect(store.found("answer 249") == [id])
+        #expect(store.append(contentsOf: [], settings: settings, systemPrompt: nil, to: id) == [])
+    }
+
     @Test func aStoreOpenedInTheBackgroundWaitsForItsOpeningAndStores() throws {
         let reports = fixture.reports
         let store = SQLiteConversationStore.openInBackground(in: fixture.directory, report: { reports.add($0) })

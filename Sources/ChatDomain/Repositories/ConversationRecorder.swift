@@ -7,9 +7,30 @@ public protocol ConversationRecorder: Sendable {
     /// Stores `message` at the end of conversation `conversationID`; returns its row id.
     func append(_ message: ChatMessage, settings: ChatSettings, systemPrompt: String?, to conversationID: String)
         -> Int64?
+    /// Stores `messages` at the end of conversation `conversationID`, all or none; returns their
+    /// row ids in order.
+    func append(
+        contentsOf messages: [ChatMessage], settings: ChatSettings, systemPrompt: String?, to conversationID: String
+    ) -> [Int64]?
     /// Replaces a stored message's text, state, reasoning and usage (a streaming checkpoint, or
     /// the final answer).
     func update(_ message: ChatMessage, id: Int64)
     /// Removes stored messages (`/undo`, `/retry`): only the person's own actions remove anything.
     func remove(ids: [Int64])
+}
+
+extension ConversationRecorder {
+    /// One `append` per message; a store that can do better (one transaction) says so.
+    public func append(
+        contentsOf messages: [ChatMessage], settings: ChatSettings, systemPrompt: String?, to conversationID: String
+    ) -> [Int64]? {
+        var ids: [Int64] = []
+        for message in messages {
+            guard let id = append(message, settings: settings, systemPrompt: systemPrompt, to: conversationID) else {
+                return nil
+            }
+            ids.append(id)
+        }
+        return ids
+    }
 }

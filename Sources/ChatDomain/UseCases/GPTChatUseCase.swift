@@ -49,11 +49,14 @@ public final class GPTChatUseCase: ChatUseCase {
             guard let recorder else { return }
             if conversation.id == nil {
                 conversation.id = recorder.begin(conversation)
-                // A conversation that began elsewhere (`/load`) is stored whole, so continuing it
-                // later carries every turn.
-                for index in conversation.messages.indices where conversation.messages[index].storageID == nil {
-                    conversation.setStorageID(store(conversation.messages[index], in: conversation), at: index)
-                }
+                // A conversation that began elsewhere (`/load`) is stored whole (in one go), so
+                // continuing it later carries every turn.
+                guard let id = conversation.id else { return }
+                let unsaved = conversation.messages.indices.filter { conversation.messages[$0].storageID == nil }
+                let ids = recorder.append(
+                    contentsOf: unsaved.map { conversation.messages[$0] }, settings: conversation.settings,
+                    systemPrompt: conversation.systemPrompt, to: id)
+                for (index, storageID) in zip(unsaved, ids ?? []) { conversation.setStorageID(storageID, at: index) }
             } else if let last = conversation.messages.indices.last {
                 conversation.setStorageID(store(conversation.messages[last], in: conversation), at: last)
             }
