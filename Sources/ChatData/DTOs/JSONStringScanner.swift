@@ -29,7 +29,9 @@ struct JSONStringScanner {
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
             while position + 8 <= bytes.count {
-                let mask = Self.specialBytes(raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                // Little-endian order whatever the machine's, so the lowest set bit is the first byte.
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+                let mask = Self.specialBytes(word)
                 if mask == 0 {
                     position += 8
                 } else {

@@ -167,10 +167,12 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                     ]
                 }
                 try insert.bind(arguments)
-                var inserted: [Int64] = []
-                while try insert.step() { inserted.append(try insert.column(0, as: Int64.self)) }
-                // New ids grow in the order the rows are inserted, which is the order listed.
-                ids += inserted.sorted()
+                while try insert.step() {}
+                // One INSERT in a write transaction numbers its rows one after another, in the
+                // order listed (AUTOINCREMENT): the last id tells them all. (`RETURNING` would
+                // need SQLite 3.35.)
+                let last = db.lastInsertedRowID
+                ids += (last - Int64(rows.count) + 1)...last
                 start += rows.count
             }
             // A conversation is titled after its first question.
@@ -184,16 +186,16 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         }
     }
 
-    /// 100 rows of 12 values: well under SQLite's limit of 32,766 bound values.
-    private static let rowsPerInsert = 100
+    /// 80 rows of 12 values: under the 999 bound values SQLite allowed before 3.32.
+    private static let rowsPerInsert = 80
 
-    /// An INSERT of `rows` messages that returns their ids.
+    /// An INSERT of `rows` messages.
     private static func insertSQL(rows: Int) -> String {
         let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
         return """
             INSERT INTO message (conversation_id, role, content, state, reasoning, model, system_prompt,
                 prompt_tokens, completion_tokens, total_tokens, created_at, updated_at)
-            VALUES \(values.joined(separator: ", ")) RETURNING id
+            VALUES \(values.joined(separator: ", "))
             """
     }
 

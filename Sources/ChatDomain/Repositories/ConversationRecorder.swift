@@ -7,8 +7,8 @@ public protocol ConversationRecorder: Sendable {
     /// Stores `message` at the end of conversation `conversationID`; returns its row id.
     func append(_ message: ChatMessage, settings: ChatSettings, systemPrompt: String?, to conversationID: String)
         -> Int64?
-    /// Stores `messages` at the end of conversation `conversationID`, all or none; returns their
-    /// row ids in order.
+    /// Stores `messages` at the end of conversation `conversationID`; returns their row ids in
+    /// order, or nil if they could not all be stored (a store with transactions stores none then).
     func append(
         contentsOf messages: [ChatMessage], settings: ChatSettings, systemPrompt: String?, to conversationID: String
     ) -> [Int64]?
@@ -20,7 +20,8 @@ public protocol ConversationRecorder: Sendable {
 }
 
 extension ConversationRecorder {
-    /// One `append` per message; a store that can do better (one transaction) says so.
+    /// One `append` per message, stopping at the first that fails (those before it stay stored);
+    /// a store that can do better (one transaction, all or none) implements its own.
     public func append(
         contentsOf messages: [ChatMessage], settings: ChatSettings, systemPrompt: String?, to conversationID: String
     ) -> [Int64]? {
