@@ -746,7 +746,7 @@ def render(report, options, chat, started, load_before, load_after, elapsed, str
     add("## How")
     add("")
     add("- `Benchmarks/run` (add `--quick` for fewer rounds, `--no-peers` to leave out llm and sgpt). It needs")
-    add("  Swift, Python 3 and curl; nothing is installed from PyPI. Peers are used when `llm` and `sgpt` are on")
+    add("  Swift, Python 3, curl and GNU time (it installs the last two with apt-get when missing); nothing is installed from PyPI. Peers are used when `llm` and `sgpt` are on")
     add("  `PATH`, each pointed at the fake server through its own settings: llm with an")
     add("  `extra-openai-models.yaml` (an `api_base` per scenario) in `LLM_USER_PATH`, run as `llm -m bench-… --no-log`;")
     add("  sgpt with `API_BASE_URL`, `OPENAI_API_KEY` and `DEFAULT_MODEL` in the environment, run as")
