@@ -75,7 +75,8 @@ struct ChunkJSONReader {
                 var array = Elements()
                 while nextElement(&array) {
                     let first = holes.count
-                    guard let index = readChoice() else { return false }
+                    var index: Int?
+                    guard readChoice(index: &index) else { return false }
                     if !choiceZeroSeen && (index ?? 0) == 0 {
                         choiceZeroSeen = true
                     } else {
@@ -96,9 +97,8 @@ struct ChunkJSONReader {
         return !object.failed
     }
 
-    /// A choice; returns its index (nil if none was given), or nil for the outer optional on failure.
-    private mutating func readChoice() -> Int?? {
-        var index: Int?
+    /// A choice, its texts noted as holes; `index` gets its index (nil if it has none).
+    private mutating func readChoice(index: inout Int?) -> Bool {
         var object = Members()
         while let key = nextKey(Self.choiceKeys, &object) {
             let read: Bool
@@ -108,9 +108,9 @@ struct ChunkJSONReader {
             case 2: read = readNull() || readDelta()
             default: read = skipUnknownValue(depth: 3)
             }
-            guard read else { return nil }
+            guard read else { return false }
         }
-        return object.failed ? nil : .some(index)
+        return !object.failed
     }
 
     private mutating func readDelta() -> Bool {
