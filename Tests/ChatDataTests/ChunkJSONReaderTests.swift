@@ -48,7 +48,7 @@ struct ChunkJSONReaderTests {
     func plainChunksAreRead(_ json: String) throws {
         let expected = try #require(Self.decoded(json))
         let chunk = try #require(ChunkJSONReader.chunk(json))
-        #expect(chunk == PlainChunk(expectedFrom: expected))
+        #expect(chunk == expected.plain)
         #expect(Self.events(chunk) == Self.events(expected))
     }
 

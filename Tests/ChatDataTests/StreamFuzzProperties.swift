@@ -33,7 +33,7 @@ enum StreamProperties {
                 if let plain = full?.chunk,
                     plain
                         != (try? JSON.decode(ChatCompletionChunkDTO.self, from: data, using: JSON.decoder()))
-                        .map(PlainChunk.init(expectedFrom:))
+                        .map(\.plain)
                 {
                     problems.append("ChunkJSONReader read \(ChatStreamDecoder.excerpt(data)) unlike JSONDecoder")
                 }
@@ -202,14 +202,4 @@ struct SplitMix64: RandomNumberGenerator {
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 
     mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
-}
-
-extension PlainChunk {
-    /// What the `JSONDecoder` path takes from `dto`: choice 0's delta and finish reason, and
-    /// whether it is a flat error object (the reader leaves chunks with usage to that path).
-    init(expectedFrom dto: ChatCompletionChunkDTO) {
-        let choice = dto.choices?.first { ($0.index ?? 0) == 0 }
-        self.init(
-            isErrorObject: dto.object == "error", delta: choice?.delta ?? .init(), finishReason: choice?.finish_reason)
-    }
 }

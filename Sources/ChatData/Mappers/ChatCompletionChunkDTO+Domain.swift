@@ -1,17 +1,20 @@
 import ChatDomain
 
 extension ChatCompletionChunkDTO {
-    /// The events this chunk carries, in order. Only choice 0 counts; `choices` may be empty.
+    /// What chat uses of this chunk, as `ChunkJSONReader` reads it from plain chunks: choice 0
+    /// (the first whose index is 0 or missing; `choices` may be empty) and the error flag.
+    var plain: PlainChunk {
+        let choice = choices?.first { ($0.index ?? 0) == 0 }
+        return PlainChunk(
+            isErrorObject: object == "error", delta: choice?.delta ?? .init(), finishReason: choice?.finish_reason)
+    }
+
+    /// The events this chunk carries, in order: choice 0's, then the usage.
     func forEachEvent(_ emit: (ChatEvent) -> Void) {
-        if let choice = choices?.first(where: { ($0.index ?? 0) == 0 }) {
-            choice.delta?.forEachContentEvent(emit)
-            if let reason = choice.finish_reason, !reason.isEmpty { emit(.finished(reason: reason)) }
-        }
+        plain.forEachEvent(emit)
         if let usage = usage?.toDomain() { emit(.usage(usage)) }
     }
 
     /// The first choice's finish reason, if any.
-    var finishReason: String? {
-        choices?.first(where: { ($0.index ?? 0) == 0 })?.finish_reason
-    }
+    var finishReason: String? { plain.finishReason }
 }

@@ -26,8 +26,7 @@ public final class GPTChatUseCase: ChatUseCase {
 
     /// Creates the use case over `repository`. With a `recorder`, every message is stored as it
     /// happens: the user's while the request is on its way (before any of the answer is read),
-    /// the answer while it streams (at least every
-    /// `checkpointInterval`) and when it ends.
+    /// the answer while it streams (at least every `checkpointInterval`) and when it ends.
     public init(
         repository: any GPTRepository, recorder: (any ConversationRecorder)? = nil,
         checkpointInterval: Duration = .seconds(1)
