@@ -110,6 +110,18 @@ struct ChatArguments: ParsableCommand {
 
     // MARK: The command's own
 
+    // MARK: Power features
+
+    @Flag(help: "with --list or --search, also the conversations with no answer")
+    var all = false
+
+    @Option(
+        name: [.customShort("n"), .customLong("limit")], parsing: .unconditional,
+        help: ArgumentHelp(
+            "with --list or --search, show at most N (default 20 on a terminal, all when piped; 0 for all)",
+            valueName: "N"))
+    var limit: String?
+
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp("a profile from the config; `local` is built in", valueName: "NAME"),
@@ -129,7 +141,8 @@ struct ChatArguments: ParsableCommand {
     var interactive = false
 
     @Flag(
-        name: [.customShort("c"), .customLong("continue")], help: "continue the most recently used conversation")
+        name: [.customShort("c"), .customLong("continue")],
+        help: "continue the most recently used conversation that has an answer")
     var continueLast = false
 
     @Option(
@@ -142,7 +155,8 @@ struct ChatArguments: ParsableCommand {
     var list = false
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("find stored conversations that mention TEXT", valueName: "TEXT"))
+        parsing: .unconditional,
+        help: ArgumentHelp("find stored conversations that mention TEXT (every word after it)", valueName: "TEXT"))
     var search: String?
 
     @Option(
@@ -162,7 +176,8 @@ struct ChatArguments: ParsableCommand {
     var format: String?
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("delete a stored conversation", valueName: "ID"),
+        parsing: .unconditional,
+        help: ArgumentHelp("delete stored conversations (more ids may follow)", valueName: "ID"),
         completion: ShellCompletion.values(.conversations))
     var delete: String?
 

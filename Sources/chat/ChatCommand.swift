@@ -73,7 +73,7 @@ enum ChatCommand {
             switch await SQLiteConversationStore.open(in: directory, report: { _ in }) {
             case .success(let store):
                 return await HistoryMode(store: store, stdout: stdout, stderr: stderr, environment: environment)
-                    .run(options.action, format: options.exportFormat)
+                    .run(options)
             case .failure(let error):
                 return fail(ErrorWording.line(for: error), status: 1)
             }
@@ -128,13 +128,15 @@ enum ChatCommand {
             if let id = options.conversationID {
                 found = await store.load(id).map(Optional.some)
             } else {
-                found = await store.mostRecentlyUsed()
+                // The most recent conversation that has an answer: a failed one-shot is no thread.
+                found = await store.mostRecentlyUsed(answeredOnly: true)
             }
             switch found {
             case .success(let conversation?):
                 session.continuing = conversation
             case .success(nil):
-                stderr.write(errorStyle.note("chat: no stored conversation yet; starting a new one") + "\n")
+                stderr.write(
+                    errorStyle.note("chat: no stored conversation with an answer yet; starting a new one") + "\n")
             case .failure(let error):
                 return fail(ErrorWording.line(for: error), status: 2)
             }

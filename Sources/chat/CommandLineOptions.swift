@@ -11,7 +11,8 @@ struct CommandLineOptions: Equatable {
         case search(String)
         case show(String)
         case export(String)
-        case delete(String)
+        /// `--delete ID…`: one or more ids.
+        case delete([String])
         /// `--completions SHELL`: the completion script.
         case completions(String)
         /// The hidden `--man-page`: the man page, in roff (see `CommandLineParser.hiddenRequest`).
@@ -41,4 +42,8 @@ struct CommandLineOptions: Equatable {
     var conversationID: String?
     /// `--format` for `--export`.
     var exportFormat = ExportFormat.markdown
+    /// `-n N` for `--list` and `--search`: at most N; nil when not given, 0 for all.
+    var listLimit: Int?
+    /// `--all`: `--list` and `--search` also show conversations with no answer.
+    var listAll = false
 }

@@ -43,6 +43,13 @@ struct CommandLineParser {
         options.verbose = parsed.verbose
         options.interactive = parsed.interactive
         options.continueLast = parsed.continueLast
+        options.listAll = parsed.all
+        if let text = parsed.limit.map(shield.original) {
+            guard let limit = Int(text), limit >= 0 else {
+                throw .usage("-n expects a whole number (0 for all), got \"\(text)\"")
+            }
+            options.listLimit = limit
+        }
         if let format = parsed.format.map(shield.original) {
             guard let exportFormat = CommandLineOptions.ExportFormat(rawValue: format) else {
                 throw .usage("--format expects markdown or json, got \"\(format)\"")
@@ -59,17 +66,32 @@ struct CommandLineParser {
             }
             options.action = .completions(shell)
         } else if parsed.list {
+            try Self.noWords(after: "--list", options.prompt)
             options.action = .list
         } else if let text = try value(parsed.search, "--search") {
-            options.action = .search(text)
+            // Every word after --search is the text searched for, not a prompt.
+            options.action = .search([text, options.prompt].compactMap { $0 }.joined(separator: " "))
+            options.prompt = nil
         } else if let id = try value(parsed.show, "--show") {
+            try Self.noWords(after: "--show ID", options.prompt)
             options.action = .show(id)
         } else if let id = try value(parsed.export, "--export") {
+            try Self.noWords(after: "--export ID", options.prompt)
             options.action = .export(id)
         } else if let id = try value(parsed.delete, "--delete") {
-            options.action = .delete(id)
+            // Every word after --delete is an id.
+            let more = parsed.prompt.map(shield.original).filter { $0 != "--" }
+            options.action = .delete([id] + more)
+            options.prompt = nil
         }
         return options
+    }
+
+    /// A usage error when words follow an option that takes none (or no more).
+    private static func noWords(after option: String, _ words: String?) throws(CLIError) {
+        guard let words else { return }
+        let first = words.split(separator: " ").first.map(String.init) ?? words
+        throw .usage("unexpected \"\(first)\" after \(option)")
     }
 
     /// The hidden requests, each a whole command line: `--completion-values KIND`, which the

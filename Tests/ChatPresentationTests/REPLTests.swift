@@ -296,6 +296,27 @@ struct REPLTests {
         #expect(session.requests.count == 1)
     }
 
+    @Test(arguments: ["exit", "quit", "  exit ", "quit\t"])
+    func aLineThatIsExitOrQuitLeavesAsLlmAndShellGptUsersExpect(line: String) async {
+        let session = Harness(lines: ["Hi", line, "never read"])
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(session.reader.unread == [.line("never read")])
+        #expect(session.requests.count == 1)
+        #expect(session.reader.remembered == ["Hi"])
+    }
+
+    @Test func exitOrQuitInABlockOrWithMoreWordsIsAMessage() async {
+        let session = Harness(lines: ["\"\"\"", "exit", "\"\"\"", "quit now", "Exit"], answers: [says("OK")])
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(session.requests.map { $0.messages.last?.content } == ["exit", "quit now", "Exit"])
+    }
+
     @Test func clearEmptiesTheConversationButKeepsTheSystemPrompt() async {
         let session = Harness(lines: ["Hi", "/clear", "Fresh start"])
 

@@ -249,15 +249,19 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
 
     // MARK: - ConversationHistory
 
-    public func list(limit: Int) async -> Result<[ConversationSummary], StorageError> {
-        await read { db throws(StorageError) in try Self.summaries(db, where: "1", arguments: [], limit: limit) }
+    public func list(limit: Int?, includingUnanswered: Bool) async -> Result<ConversationListing, StorageError> {
+        await read { db throws(StorageError) in
+            try Self.listing(db, where: "1", arguments: [], limit: limit, includingUnanswered: includingUnanswered)
+        }
     }
 
-    public func search(_ text: String, limit: Int) async -> Result<[ConversationSummary], StorageError> {
+    public func search(_ text: String, limit: Int?, includingUnanswered: Bool) async
+        -> Result<ConversationListing, StorageError>
+    {
         let words = text.split(whereSeparator: \.isWhitespace).map {
             "\"" + $0.replacingOccurrences("\"", "\"\"") + "\""
         }
-        guard !words.isEmpty else { return .success([]) }
+        guard !words.isEmpty else { return .success(ConversationListing(summaries: [])) }
         let query = words.joined(separator: " ")
         // The title matches the text anywhere in it; LIKE's wildcards in the text are plain characters.
         var pattern = ""
@@ -267,19 +271,24 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         }
         let like = "%" + pattern + "%"
         return await read { db throws(StorageError) in
-            try Self.summaries(
+            var listing = try Self.listing(
                 db,
                 where: """
-                    c.id IN (SELECT m.conversation_id FROM message_fts JOIN message m ON m.id = message_fts.rowid
-                             WHERE message_fts MATCH ?) OR c.title LIKE ? ESCAPE '\\'
+                    (c.id IN (SELECT m.conversation_id FROM message_fts JOIN message m ON m.id = message_fts.rowid
+                              WHERE message_fts MATCH ?) OR c.title LIKE ? ESCAPE '\\')
                     """,
-                arguments: [query, like], limit: limit)
+                arguments: [query, like], limit: limit, includingUnanswered: includingUnanswered)
+            for index in listing.summaries.indices {
+                listing.summaries[index].snippet = try Self.snippet(db, query: query, in: listing.summaries[index].id)
+            }
+            return listing
         }
     }
 
-    public func mostRecentlyUsed() async -> Result<Conversation?, StorageError> {
+    public func mostRecentlyUsed(answeredOnly: Bool) async -> Result<Conversation?, StorageError> {
         await read { db throws(StorageError) -> Conversation? in
-            let id = try db.firstRow("SELECT id FROM conversation ORDER BY updated_at DESC LIMIT 1") {
+            let condition = answeredOnly ? "WHERE \(Self.answered)" : ""
+            let id = try db.firstRow("SELECT id FROM conversation c \(condition) ORDER BY updated_at DESC LIMIT 1") {
                 row throws(StorageError) in try row.column(0, as: String.self)
             }
             guard let id else { return nil }
@@ -311,15 +320,88 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
 
     // MARK: - Pieces
 
+    /// Whether conversation `c` has an answer (an assistant message, whole or partial).
+    private static let answered = "EXISTS (SELECT 1 FROM message WHERE conversation_id = c.id AND role = 'assistant')"
+
+    /// The conversations that meet `condition`, at most `limit`, and what was left out.
+    private static func listing(
+        _ db: SQLiteConnection, where condition: String, arguments: [any SQLiteValue], limit: Int?,
+        includingUnanswered: Bool
+    ) throws(StorageError) -> ConversationListing {
+        let shown = includingUnanswered ? condition : "\(condition) AND \(answered)"
+        let summaries = try Self.summaries(db, where: shown, arguments: arguments, limit: limit)
+        var beyondLimit = 0
+        if let limit, summaries.count == limit {
+            beyondLimit = try count(db, where: shown, arguments: arguments) - limit
+        }
+        let unanswered =
+            includingUnanswered ? 0 : try count(db, where: "\(condition) AND NOT \(answered)", arguments: arguments)
+        return ConversationListing(summaries: summaries, unansweredLeftOut: unanswered, beyondLimit: beyondLimit)
+    }
+
+    private static func count(
+        _ db: SQLiteConnection, where condition: String, arguments: [any SQLiteValue]
+    ) throws(StorageError) -> Int {
+        try db.firstRow("SELECT COUNT(*) FROM conversation c WHERE \(condition)", arguments) {
+            row throws(StorageError) in try row.column(0, as: Int.self)
+        } ?? 0
+    }
+
+    /// A few words around the match of `query` in the newest matching message of `conversation`,
+    /// the matched words marked; nil when no message matches (the title did).
+    private static func snippet(_ db: SQLiteConnection, query: String, in conversation: String) throws(StorageError)
+        -> MatchSnippet?
+    {
+        let text = try db.firstRow(
+            """
+            SELECT snippet(message_fts, 0, char(1), char(2), '…', 12) FROM message_fts
+            JOIN message m ON m.id = message_fts.rowid
+            WHERE message_fts MATCH ? AND m.conversation_id = ? ORDER BY m.id DESC LIMIT 1
+            """, [query, conversation]
+        ) { row throws(StorageError) in try row.column(0, as: String.self) }
+        return text.map(Self.snippet(marked:))
+    }
+
+    /// The snippet in `text`, whose matches SQLite put between \u{1} and \u{2}, on one line.
+    static func snippet(marked text: String) -> MatchSnippet {
+        var parts: [MatchSnippet.Part] = []
+        var current = ""
+        var inMatch = false
+        var lastWasSpace = false
+        func flush() {
+            if !current.isEmpty { parts.append(MatchSnippet.Part(current, isMatch: inMatch)) }
+            current = ""
+        }
+        for character in text {
+            switch character {
+            case "\u{1}":
+                flush()
+                inMatch = true
+            case "\u{2}":
+                flush()
+                inMatch = false
+            case _ where character.isWhitespace || (character.asciiValue ?? 32) < 32:
+                if !lastWasSpace { current.append(" ") }
+                lastWasSpace = true
+                continue
+            default:
+                current.append(character)
+            }
+            lastWasSpace = false
+        }
+        flush()
+        return MatchSnippet(parts)
+    }
+
     private static func summaries(
-        _ db: SQLiteConnection, where condition: String, arguments: [any SQLiteValue], limit: Int
+        _ db: SQLiteConnection, where condition: String, arguments: [any SQLiteValue], limit: Int?
     ) throws(StorageError) -> [ConversationSummary] {
         try db.rows(
             """
             SELECT c.id, c.title, c.created_at, c.updated_at,
                 (SELECT model FROM message WHERE conversation_id = c.id ORDER BY id DESC LIMIT 1) AS model,
                 (SELECT COUNT(*) FROM message WHERE conversation_id = c.id AND role = 'assistant') AS turns
-            FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT \(limit)
+            FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT \(limit ?? -1)
             """,
             arguments
         ) { row throws(StorageError) in

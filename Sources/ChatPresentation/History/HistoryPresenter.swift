@@ -18,14 +18,27 @@ public struct HistoryPresenter {
         self.style = style
     }
 
-    /// One line per conversation: short id, date, model, turns, title.
+    /// One line per conversation: short id, date, model, turns, title. A search's snippet
+    /// follows: on a terminal on a line of its own, the matched words highlighted; elsewhere at
+    /// the end of the line, so each conversation stays one line.
     public func list(_ summaries: [ConversationSummary]) {
         var text = ""
         for summary in summaries {
             let turns = summary.turns == 1 ? "1 turn" : "\(summary.turns) turns"
             text +=
                 style.bold(summary.id) + "  " + style.dim(Self.date(summary.updatedAt)) + "  "
-                + summary.model + "  " + style.dim(turns) + "  " + summary.title + "\n"
+                + summary.model + "  " + style.dim(turns) + "  " + summary.title
+            if let snippet = summary.snippet {
+                if style.colour {
+                    text +=
+                        "\n          "
+                        + snippet.parts.map { $0.isMatch ? style.match($0.text) : style.dim($0.text) }
+                        .joined()
+                } else {
+                    text += "  " + snippet.text
+                }
+            }
+            text += "\n"
         }
         output.write(text)
     }

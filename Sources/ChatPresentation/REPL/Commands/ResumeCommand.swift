@@ -1,6 +1,7 @@
 import ChatDomain
 
-/// `/resume [ID]`: switch to a stored conversation; without ID, the most recent other one.
+/// `/resume [ID]`: switch to a stored conversation; without ID, the most recent other one that
+/// has an answer.
 struct ResumeCommand: SlashCommand {
     let names = ["resume"]
     let usage = "/resume [ID]"
@@ -12,9 +13,9 @@ struct ResumeCommand: SlashCommand {
         if let id = argument {
             found = await history.load(id)
         } else {
-            switch await history.list(limit: 2) {
-            case .success(let list):
-                guard let other = list.first(where: { $0.id != context.conversation.id }) else {
+            switch await history.list(limit: 2, includingUnanswered: false) {
+            case .success(let listing):
+                guard let other = listing.summaries.first(where: { $0.id != context.conversation.id }) else {
                     context.note("no other stored conversation")
                     return .proceed
                 }
