@@ -112,6 +112,9 @@ struct ChatArguments: ParsableCommand {
 
     // MARK: Power features
 
+    @Flag(help: "list the models the server offers (a table on a terminal, one a line when piped)")
+    var models = false
+
     @Flag(help: "with --list or --search, also the conversations with no answer")
     var all = false
 

@@ -77,7 +77,7 @@ enum ChatCommand {
             case .failure(let error):
                 return fail(ErrorWording.line(for: error), status: 1)
             }
-        case .chat, .help, .version, .completions, .manPage:
+        case .chat, .help, .version, .completions, .manPage, .models:
             break
         }
 
@@ -98,6 +98,18 @@ enum ChatCommand {
             let style = errorStyle
             settings.server.diagnostics = { text in stderr.write(style.dim(text) + "\n") }
         }
+        let client = CurlHTTPClient()
+        defer { client.shutdown() }
+        let repository = OpenAIGPTRepository(server: settings.server, client: client)
+        // The server's models, kept in the data directory for a day (only in memory with history off).
+        let modelList = ModelListRepository(
+            server: settings.server.baseURL, remote: repository,
+            directory: settings.history ? DataDirectory(environment: environment) : nil)
+        if options.action == .models {
+            return await ModelsMode(modelList: modelList, stdout: stdout, environment: environment, fail: fail)
+                .run(current: settings.chat.model)
+        }
+
         var store: SQLiteConversationStore?
         if settings.history {
             let warningStyle = errorStyle
@@ -113,12 +125,9 @@ enum ChatCommand {
             }
         }
 
-        let client = CurlHTTPClient()
-        defer { client.shutdown() }
         var session = Session(
             environment: environment, stdout: stdout, stderr: stderr, settings: settings,
-            useCase: GPTChatUseCase(
-                repository: OpenAIGPTRepository(server: settings.server, client: client), recorder: store),
+            useCase: GPTChatUseCase(repository: repository, recorder: store, modelList: modelList),
             history: store)
         if options.continueLast || options.conversationID != nil {
             guard let store else {

@@ -11,6 +11,8 @@ struct CommandLineOptions: Equatable {
         case search(String)
         case show(String)
         case export(String)
+        /// `--models`: the server's models.
+        case models
         /// `--delete ID…`: one or more ids.
         case delete([String])
         /// `--completions SHELL`: the completion script.

@@ -65,6 +65,9 @@ struct CommandLineParser {
                 throw .usage("--completions expects bash, zsh or fish, got \"\(shell)\"")
             }
             options.action = .completions(shell)
+        } else if parsed.models {
+            try Self.noWords(after: "--models", options.prompt)
+            options.action = .models
         } else if parsed.list {
             try Self.noWords(after: "--list", options.prompt)
             options.action = .list

@@ -49,7 +49,7 @@ struct HistoryMode {
                         return summary.id + "\t" + title + "\n"
                     }.joined())
             }
-        case .chat, .help, .version, .completions, .manPage, .completionValues(.profiles):
+        case .chat, .help, .version, .completions, .manPage, .completionValues(.profiles), .models:
             return 2
         }
     }

@@ -26,7 +26,12 @@ struct InteractiveMode {
         }
 
         let reader: any LineReader
-        if readsTerminal, let editor = EditLineReader(historyPath: historyPath(), completer: REPL.completions(for:)) {
+        let completer = REPLCompleter(
+            source: REPLCompletionSource(
+                useCase: session.useCase, history: session.history, home: session.environment["HOME"]))
+        if readsTerminal,
+            let editor = EditLineReader(historyPath: historyPath(), completer: completer.completions(for:))
+        {
             reader = editor
         } else {
             reader = PipedLineReader()

@@ -23,7 +23,8 @@ typedef struct cterm_editor cterm_editor;
 cterm_editor *cterm_editor_open(const char *program, int history_size);
 
 /// What Tab offers: given the line up to the cursor, the words that may replace the word the
-/// cursor ends (an array of `*count` strings, all made with malloc; the editor frees them).
+/// cursor ends (an array of `*count` strings, all made with malloc; the editor frees them). A
+/// word may be followed by a tab and a description, shown beside it when they are listed.
 typedef char **(*cterm_completer)(void *context, const char *line, int *count);
 
 /// Sets what Tab offers; `context` is handed to `completer` as it is.

@@ -101,8 +101,9 @@ extension REPL {
         SlashCommandRegistry.standard.completionNames
     }
 
-    /// What Tab offers for `line`, the text before the cursor.
+    /// What Tab offers for `line`, the text before the cursor, with nothing from outside the
+    /// REPL (see `REPLCompleter`).
     public static func completions(for line: String) -> [String] {
-        SlashCommandRegistry.standard.completions(for: line)
+        REPLCompleter(source: NoCompletionSource()).completions(for: line)
     }
 }

@@ -62,7 +62,7 @@ public enum ErrorWording {
 
     private static func advice(for clue: NotFoundClue) -> String {
         switch clue {
-        case .messageNamesModel: return "check the model name: /models in the REPL lists them"
+        case .messageNamesModel: return "check the model name: chat --models lists them"
         case .urlLacksV1: return "the base URL may be missing /v1, e.g. http://localhost:11434/v1"
         case .unknown: return "is the base URL right?"
         }

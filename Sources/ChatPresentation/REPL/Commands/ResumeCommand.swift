@@ -7,6 +7,15 @@ struct ResumeCommand: SlashCommand {
     let usage = "/resume [ID]"
     let summary = "continue a stored conversation (default: the most recent other one)"
 
+    /// The ids of the conversations whose id begins with the word, or whose title holds it; each
+    /// with its title.
+    func completions(for argument: String, in context: CompletionContext) -> [String] {
+        let word = CompletionContext.lastWord(of: argument).lowercased()
+        return context.source.conversations().filter { conversation in
+            conversation.id.hasPrefix(word) || (!word.isEmpty && conversation.title.lowercased().contains(word))
+        }.map { $0.id + "\t" + $0.title }
+    }
+
     func run(_ argument: String?, in context: REPLContext) async -> SlashCommandResult {
         guard let history = context.history else { return .proceed }
         let found: Result<Conversation, StorageError>

@@ -23,14 +23,14 @@ struct SlashCommandRegistry: Sendable {
 
     /// What Tab offers for `line`, the text before the cursor: command names while the first
     /// word is typed, then what that command offers for its argument.
-    func completions(for line: String) -> [String] {
+    func completions(for line: String, in context: CompletionContext) -> [String] {
         guard line.hasPrefix("/") else { return [] }
         guard let space = line.firstIndex(where: \.isWhitespace) else {
             return completionNames.filter { $0.hasPrefix(line) }
         }
         guard let command = command(named: String(line.dropFirst().prefix { !$0.isWhitespace })) else { return [] }
         let argument = line[space...].drop { $0.isWhitespace }
-        return command.completions(for: String(argument))
+        return command.completions(for: String(argument), in: context)
     }
 
     /// The text of /help.
