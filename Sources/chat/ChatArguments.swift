@@ -112,6 +112,16 @@ struct ChatArguments: ParsableCommand {
 
     // MARK: Power features
 
+    @Option(
+        name: .shortAndLong, parsing: .unconditional,
+        help: ArgumentHelp(
+            "answer in role NAME, with its prompt and settings; --list-roles lists them", valueName: "NAME"),
+        completion: ShellCompletion.values(.roles))
+    var role: String?
+
+    @Flag(help: "list the roles: the built-in shell, code and explain, and the config's")
+    var listRoles = false
+
     @Flag(help: "list the models the server offers (a table on a terminal, one a line when piped)")
     var models = false
 

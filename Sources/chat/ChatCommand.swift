@@ -62,6 +62,20 @@ enum ChatCommand {
             } catch {
                 return fail(error.description, status: 2)
             }
+        case .listRoles, .completionValues(.roles):
+            do {
+                let roles = try SettingsResolver(environment: environment).roles(
+                    configPath: options.overrides.configPath)
+                if options.action == .listRoles {
+                    let style = TerminalStyle(isTerminal: stdout.isTerminal, environment: environment)
+                    RoleListPresenter(output: stdout, style: style).show(roles)
+                } else {
+                    stdout.write(roles.map { $0.name + "\t" + RoleListPresenter.description(of: $0) + "\n" }.joined())
+                }
+                return 0
+            } catch {
+                return fail(error.description, status: 2)
+            }
         case .list, .search, .show, .export, .delete, .completionValues(.conversations):
             guard let directory = DataDirectory(environment: environment) else {
                 return fail("no data directory: set HOME or XDG_DATA_HOME", status: 2)
@@ -156,10 +170,12 @@ enum ChatCommand {
             return await InteractiveMode(session: session).run(prompt: options.prompt)
         }
         let piped = StandardInput.isTerminal ? nil : StandardInput.readAll()
-        let prompt = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
-        guard !prompt.isEmpty else {
+        let input = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
+        guard !input.isEmpty else {
             return fail("nothing to send: the piped input was empty; give a prompt (chat \"your question\")", status: 2)
         }
+        // A role whose prompt holds {{input}} is the message, with the input in its place.
+        let prompt = settings.role?.message(for: input) ?? input
         return await OneShotMode(session: session).run(prompt: prompt)
     }
 }

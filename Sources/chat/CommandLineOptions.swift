@@ -13,6 +13,8 @@ struct CommandLineOptions: Equatable {
         case export(String)
         /// `--models`: the server's models.
         case models
+        /// `--list-roles`: the roles there are.
+        case listRoles
         /// `--delete ID…`: one or more ids.
         case delete([String])
         /// `--completions SHELL`: the completion script.

@@ -31,7 +31,7 @@ struct CommandLineParser {
         // Only a chat uses the settings (`--version`, `--help` and the history commands do not),
         // and reading them is a reflection of every flag: about 0.15 ms.
         let needsSettings =
-            !(parsed.help || parsed.version || parsed.list) && parsed.search == nil
+            !(parsed.help || parsed.version || parsed.list || parsed.listRoles) && parsed.search == nil
             && parsed.show == nil && parsed.export == nil && parsed.delete == nil && parsed.completions == nil
         if needsSettings { try parsed.applySettings(to: &options.overrides, original: shield.original) }
         let value = { (text: String?, name: String) throws(CLIError) -> String? in
@@ -39,6 +39,7 @@ struct CommandLineParser {
         }
         options.overrides.profile = try value(parsed.profile, "--profile")
         options.overrides.configPath = try value(parsed.config, "--config")
+        options.overrides.role = try value(parsed.role, "--role")
         options.conversationID = try value(parsed.conversation, "--conversation")
         options.verbose = parsed.verbose
         options.interactive = parsed.interactive
@@ -65,6 +66,9 @@ struct CommandLineParser {
                 throw .usage("--completions expects bash, zsh or fish, got \"\(shell)\"")
             }
             options.action = .completions(shell)
+        } else if parsed.listRoles {
+            try Self.noWords(after: "--list-roles", options.prompt)
+            options.action = .listRoles
         } else if parsed.models {
             try Self.noWords(after: "--models", options.prompt)
             options.action = .models
@@ -164,9 +168,15 @@ struct CommandLineParser {
         return text.prefix(1).lowercased() + text.dropFirst()
     }
 
+    /// The closest long option, if it is close enough to be a typo of `name`: one edit away for
+    /// a name of up to five letters, two for a longer one (a swap of two letters is one edit).
+    /// Of several as close, the one nearest in length, then the first in order.
     private static func suggestion(for name: String) -> String {
-        let close = knownLongNames.min { distance($0, name) < distance($1, name) }
-        if let close, distance(close, name) <= 2 { return "; did you mean \(close)?" }
+        let close = knownLongNames.min {
+            (distance($0, name), abs($0.count - name.count), $0) < (distance($1, name), abs($1.count - name.count), $1)
+        }
+        let allowed = name.count - 2 <= 5 ? 1 : 2
+        if let close, distance(close, name) <= allowed { return "; did you mean \(close)?" }
         return "; see chat --help"
     }
 
@@ -180,15 +190,21 @@ struct CommandLineParser {
         return names
     }
 
+    /// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`.
     private static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a)
         let b = Array(b)
+        var beforePrevious: [Int] = []
         var previous = Array(0...b.count)
         for i in 1...max(a.count, 1) where i <= a.count {
             var current = [i] + Array(repeating: 0, count: b.count)
             for j in 1...max(b.count, 1) where j <= b.count {
                 current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
             }
+            beforePrevious = previous
             previous = current
         }
         return previous[b.count]

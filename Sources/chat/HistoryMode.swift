@@ -49,7 +49,8 @@ struct HistoryMode {
                         return summary.id + "\t" + title + "\n"
                     }.joined())
             }
-        case .chat, .help, .version, .completions, .manPage, .completionValues(.profiles), .models:
+        case .chat, .help, .version, .completions, .manPage, .completionValues(.profiles), .completionValues(.roles),
+            .models, .listRoles:
             return 2
         }
     }

@@ -28,7 +28,8 @@ struct InteractiveMode {
         let reader: any LineReader
         let completer = REPLCompleter(
             source: REPLCompletionSource(
-                useCase: session.useCase, history: session.history, home: session.environment["HOME"]))
+                useCase: session.useCase, history: session.history, home: session.environment["HOME"]),
+            roles: session.settings.roles.map(\.name))
         if readsTerminal,
             let editor = EditLineReader(historyPath: historyPath(), completer: completer.completions(for:))
         {
@@ -43,7 +44,9 @@ struct InteractiveMode {
             archive: JSONConversationArchive(home: session.environment["HOME"]),
             editor: readsTerminal ? ShellTextEditor(environment: session.environment) : nil,
             control: control, history: session.history, conversationSwitch: session.conversationSwitch,
-            makeRenderer: session.makeRenderer)
+            makeRenderer: session.makeRenderer,
+            roles: session.settings.roles.map(RolePlaceholders(environment: session.environment).fill),
+            role: session.settings.role)
         let conversation = session.conversation
         let repl = REPL(parts: parts, conversation: conversation)
 

@@ -27,7 +27,7 @@ import Testing
 
     @Test func exampleConfigShowsEveryKey() throws {
         let text = String(decoding: try FileSystem.read(examplePath), as: UTF8.self)
-        for key in ConfigLevel.keys.union(["profiles", "default_profile"]) {
+        for key in ConfigLevel.keys.union(["profiles", "default_profile", "roles"]).union(ConfigRole.keys) {
             #expect(text.contains("\"\(key)\":"), "config.example.json does not show \(key)")
         }
     }

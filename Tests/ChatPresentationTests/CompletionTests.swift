@@ -47,6 +47,11 @@ struct CompletionTests {
         #expect(completer.completions(for: "/resume zebra") == [])
     }
 
+    @Test func roleNamesAfterRole() {
+        #expect(completer.completions(for: "/role ") == ["code", "explain", "shell"])
+        #expect(completer.completions(for: "/role ex") == ["explain"])
+    }
+
     @Test func withoutASourceOnlyTheCommandsComplete() {
         #expect(REPL.completions(for: "/model ") == [])
         #expect(REPL.completions(for: "/resume ") == [])

@@ -107,7 +107,9 @@ private final class Harness {
         systemPrompt: String? = systemPrompt,
         editor: (any TextEditor)? = nil,
         terminal: Bool = false,
-        given: ChatSettings = ChatSettings(model: "")
+        given: ChatSettings = ChatSettings(model: ""),
+        roles: [PromptRole] = [],
+        role: PromptRole? = nil
     ) {
         stub = StubGPTRepository(answers)
         repository = AbortableRepository(stub)
@@ -121,7 +123,7 @@ private final class Harness {
             notesStyle: TerminalStyle(isTerminal: notes.isTerminal, environment: environment),
             archive: archive, editor: editor, control: control,
             conversationSwitch: ConversationSwitch(
-                configured: ChatSettings(model: model, maxTokens: 99), given: given))
+                configured: ChatSettings(model: model, maxTokens: 99), given: given), roles: roles, role: role)
         repl = REPL(
             parts: parts, conversation: Conversation(systemPrompt: systemPrompt, settings: ChatSettings(model: model)))
     }
@@ -263,7 +265,7 @@ struct REPLTests {
 
         let firstWords = session.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
         let helpLines = session.outputLines.filter { $0.hasPrefix("  /") }
-        #expect(helpLines.count == 16, "one line per command")
+        #expect(helpLines.count == 17, "one line per command")
         // Every name Tab offers is on a help line: the command's own, or named in its summary.
         for name in REPL.commandNames {
             #expect(helpLines.contains { $0.contains(name) }, "\(name) is in /help")
@@ -271,7 +273,7 @@ struct REPLTests {
         for name in ["/help", "/exit", "/model", "/resume", "/title"] {
             #expect(firstWords.count { $0 == name } == 1, "\(name) is listed once, at the start of a line")
         }
-        #expect(REPL.commandNames.count == 17)
+        #expect(REPL.commandNames.count == 18)
         #expect(session.notes.writes.isEmpty)
         #expect(session.requests.isEmpty)
     }
@@ -315,6 +317,49 @@ struct REPLTests {
 
         #expect(status == 0)
         #expect(session.requests.map { $0.messages.last?.content } == ["exit", "quit now", "Exit"])
+    }
+
+    // MARK: Roles
+
+    private static let roles = [
+        PromptRole(name: "terse", prompt: "Be terse.", settings: ChatSettings(model: "terse-model", temperature: 0.1)),
+        PromptRole(name: "review", prompt: "Review this:\n{{input}}"),
+    ]
+
+    @Test func roleTakesTheSystemPromptAndSettingsAndShowsInThePrompt() async {
+        let session = Harness(["/role", "/role terse", "Hi", "/role nope"].map { .line($0) }, roles: Self.roles)
+
+        _ = await session.run()
+
+        #expect(session.outputLines == ["role: (none)", "roles: terse, review", "OK"])
+        let request = session.requests.first
+        #expect(transcript(request) == ["system: Be terse.", "user: Hi"])
+        #expect(request?.settings.model == "terse-model")
+        #expect(request?.settings.temperature == 0.1)
+        #expect(session.reader.prompts.last == prompt("terse-model · terse · 1 turn · ~4 tokens"))
+        #expect(
+            session.noteLines == [
+                "role terse: its system prompt is set; model terse-model",
+                "chat: error: no role named nope; /role lists them",
+            ])
+    }
+
+    @Test func aTemplateRoleTakesTheNextMessageOnly() async {
+        let session = Harness(["/role review", "-a\n+b", "and why?"].map { .line($0) }, roles: Self.roles)
+
+        _ = await session.run()
+
+        #expect(session.requests.map { $0.messages.last?.content } == ["Review this:\n-a\n+b", "and why?"])
+        // A template is no system prompt: the one there was stays.
+        #expect(session.requests.first?.messages.first?.content == systemPrompt)
+    }
+
+    @Test func theRoleTheSessionStartsInFillsTheFirstMessage() async {
+        let session = Harness([.line("second")], roles: Self.roles, role: Self.roles[1])
+
+        _ = await session.run(firstMessage: "piped diff")
+
+        #expect(session.requests.map { $0.messages.last?.content } == ["Review this:\npiped diff", "second"])
     }
 
     @Test func clearEmptiesTheConversationButKeepsTheSystemPrompt() async {

@@ -19,11 +19,15 @@ public struct ResolvedSettings: Sendable {
     public var givenSystemPrompt: String?
     /// Things worth telling the person on stderr, e.g. a config file others can read.
     public var warnings: [String]
+    /// The role chosen (`-r`), its placeholders other than `{{input}}` not filled yet.
+    public var role: PromptRole?
+    /// Every role there is, built in or configured, by name.
+    public var roles: [PromptRole]
 
     /// Nothing decided yet: what the settings table's values are stored into.
     static var blank: ResolvedSettings {
         ResolvedSettings(
             server: ServerConfiguration(baseURL: ""), chat: ChatSettings(model: ""), systemPrompt: nil, profile: nil,
-            history: true, given: ChatSettings(model: ""), givenSystemPrompt: nil, warnings: [])
+            history: true, given: ChatSettings(model: ""), givenSystemPrompt: nil, warnings: [], role: nil, roles: [])
     }
 }

@@ -8,27 +8,39 @@ final class REPLContext {
     let commands: SlashCommandRegistry
     /// The conversation so far.
     var conversation: Conversation
+    /// The role taken last (`-r`, `/role`), shown in the prompt.
+    var role: PromptRole?
+    /// A role whose prompt is a template: the next message sent goes into it.
+    var pendingTemplate: PromptRole?
     private let formatter: PromptFormatter
 
     init(parts: REPL.Parts, commands: SlashCommandRegistry, conversation: Conversation) {
         self.parts = parts
         self.commands = commands
         self.conversation = conversation
+        role = parts.role
+        pendingTemplate = parts.role.flatMap { $0.isTemplate ? $0 : nil }
         formatter = PromptFormatter(style: parts.outputStyle)
     }
 
     /// The prompt, showing the conversation's state.
-    var prompt: String { formatter.prompt(for: conversation) }
+    var prompt: String { formatter.prompt(for: conversation, role: role?.name) }
 
     /// The prompt inside a `"""` block.
     var continuationPrompt: String { formatter.continuation }
 
     // MARK: - Answers
 
-    /// Sends `text` and shows the answer; returns whether it arrived whole.
+    /// Sends `text` (in a template role's prompt, the first time after the role was taken) and
+    /// shows the answer; returns whether it arrived whole.
     @discardableResult
     func send(_ text: String) async -> Bool {
-        await answer(.send(text))
+        var message = text
+        if let template = pendingTemplate {
+            message = template.message(for: text)
+            pendingTemplate = nil
+        }
+        return await answer(.send(message))
     }
 
     /// Asks again for an answer to the last message; returns whether it arrived whole.

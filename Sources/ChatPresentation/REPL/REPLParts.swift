@@ -18,13 +18,18 @@ extension REPL {
         public var makeRenderer: AnswerRendererFactory
         /// What a switch to another conversation (`/load`, `/resume`) keeps.
         public var conversationSwitch: ConversationSwitch
+        /// The roles `/role` offers, their placeholders filled.
+        public var roles: [PromptRole]
+        /// The role the session starts in (`-r`); a template fills the first message.
+        public var role: PromptRole?
 
         /// Gathers the parts. Without `makeRenderer`, answers are printed as plain text.
         public init(
             useCase: any ChatUseCase, reader: any LineReader, output: any OutputSink, notes: any OutputSink,
             outputStyle: TerminalStyle, notesStyle: TerminalStyle, archive: any ConversationArchive,
             editor: (any TextEditor)?, control: SessionControl, history: (any ConversationHistory)? = nil,
-            conversationSwitch: ConversationSwitch, makeRenderer: AnswerRendererFactory? = nil
+            conversationSwitch: ConversationSwitch, makeRenderer: AnswerRendererFactory? = nil,
+            roles: [PromptRole] = [], role: PromptRole? = nil
         ) {
             self.useCase = useCase
             self.reader = reader
@@ -37,6 +42,8 @@ extension REPL {
             self.control = control
             self.history = history
             self.conversationSwitch = conversationSwitch
+            self.roles = roles
+            self.role = role
             self.makeRenderer =
                 makeRenderer ?? { PlainAnswerRenderer(output: output, notes: notes, notesStyle: notesStyle) }
         }

@@ -6,7 +6,7 @@ struct SlashCommandRegistry: Sendable {
     /// Every command chat has.
     static let standard = SlashCommandRegistry(commands: [
         HelpCommand(), ExitCommand(), ClearCommand(), ModelCommand(), ModelsCommand(), SystemCommand(),
-        HistoryCommand(), RetryCommand(), UndoCommand(), EditCommand(), SaveCommand(), LoadCommand(),
+        RoleCommand(), HistoryCommand(), RetryCommand(), UndoCommand(), EditCommand(), SaveCommand(), LoadCommand(),
         UsageCommand(), ConversationsCommand(), ResumeCommand(), TitleCommand(),
     ])
 
