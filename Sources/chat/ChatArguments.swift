@@ -122,6 +122,14 @@ struct ChatArguments: ParsableCommand {
     @Flag(help: "list the roles: the built-in shell, code and explain, and the config's")
     var listRoles = false
 
+    @Option(
+        name: .shortAndLong, parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "attach a file to the message: text, or a PNG, JPEG, GIF or WebP image; again for more; - is stdin",
+            valueName: "PATH"),
+        completion: .file())
+    var file: [String] = []
+
     @Flag(help: "list the models the server offers (a table on a terminal, one a line when piped)")
     var models = false
 

@@ -157,6 +157,9 @@ enum ChatCommand {
             switch found {
             case .success(let conversation?):
                 session.continuing = conversation
+                if let line = UnavailableImages.note(for: conversation) {
+                    stderr.write(errorStyle.note("chat: " + line) + "\n")
+                }
             case .success(nil):
                 stderr.write(
                     errorStyle.note("chat: no stored conversation with an answer yet; starting a new one") + "\n")
@@ -165,17 +168,30 @@ enum ChatCommand {
             }
         }
 
+        // Every file is read before anything is sent; one that cannot go stops the run.
+        let stdinAttached = options.files.contains("-")
+        if !options.files.isEmpty {
+            let reader = FileAttachmentReader(
+                limit: settings.maxFileBytes, home: environment["HOME"],
+                standardInput: { StandardInput.isTerminal ? nil : StandardInput.readBytes() })
+            switch reader.read(options.files, adding: Attachments()) {
+            case .success(let attachments): session.attachments = attachments
+            case .failure(let error): return fail(ErrorWording.line(for: error), status: 2)
+            }
+        }
+
         let interactive = options.interactive || (options.prompt == nil && StandardInput.isTerminal)
         if interactive {
             return await InteractiveMode(session: session).run(prompt: options.prompt)
         }
-        let piped = StandardInput.isTerminal ? nil : StandardInput.readAll()
+        let piped = StandardInput.isTerminal || stdinAttached ? nil : StandardInput.readAll()
         let input = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
-        guard !input.isEmpty else {
+        guard !input.isEmpty || !session.attachments.isEmpty else {
             return fail("nothing to send: the piped input was empty; give a prompt (chat \"your question\")", status: 2)
         }
-        // A role whose prompt holds {{input}} is the message, with the input in its place.
-        let prompt = settings.role?.message(for: input) ?? input
-        return await OneShotMode(session: session).run(prompt: prompt)
+        // A role whose prompt holds {{input}} is the message, with the input in its place; the
+        // files follow it.
+        let message = session.attachments.message(with: settings.role?.message(for: input) ?? input)
+        return await OneShotMode(session: session).run(message: message)
     }
 }

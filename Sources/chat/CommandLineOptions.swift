@@ -50,4 +50,6 @@ struct CommandLineOptions: Equatable {
     var listLimit: Int?
     /// `--all`: `--list` and `--search` also show conversations with no answer.
     var listAll = false
+    /// `-f PATH`, each time given: files to attach to the (first) message.
+    var files: [String] = []
 }

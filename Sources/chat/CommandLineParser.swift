@@ -45,6 +45,9 @@ struct CommandLineParser {
         options.interactive = parsed.interactive
         options.continueLast = parsed.continueLast
         options.listAll = parsed.all
+        options.files = try parsed.file.map { path throws(CLIError) in
+            try Self.nonEmpty(shield.original(path), "--file")
+        }
         if let text = parsed.limit.map(shield.original) {
             guard let limit = Int(text), limit >= 0 else {
                 throw .usage("-n expects a whole number (0 for all), got \"\(text)\"")

@@ -46,7 +46,10 @@ struct InteractiveMode {
             control: control, history: session.history, conversationSwitch: session.conversationSwitch,
             makeRenderer: session.makeRenderer,
             roles: session.settings.roles.map(RolePlaceholders(environment: session.environment).fill),
-            role: session.settings.role)
+            role: session.settings.role,
+            attachmentReader: FileAttachmentReader(
+                limit: session.settings.maxFileBytes, home: session.environment["HOME"]),
+            attachments: session.attachments)
         let conversation = session.conversation
         let repl = REPL(parts: parts, conversation: conversation)
 

@@ -1,3 +1,4 @@
+import ChatDomain
 import ChatPresentation
 
 #if canImport(Glibc)
@@ -10,14 +11,14 @@ import ChatPresentation
 struct OneShotMode {
     var session: Session
 
-    func run(prompt: String) async -> Int32 {
+    func run(message: ChatMessage) async -> Int32 {
         let presenter = OneShotPresenter(
             useCase: session.useCase, notes: session.stderr, notesStyle: session.notesStyle,
             makeRenderer: session.makeRenderer)
         let conversation = session.conversation
         let task = Task {
             var conversation = conversation
-            return await presenter.run(prompt, in: &conversation)
+            return await presenter.run(message, in: &conversation)
         }
         let signals = SignalWatcher()
         let received = SignalRecord()

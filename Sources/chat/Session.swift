@@ -13,6 +13,8 @@ struct Session {
     var history: SQLiteConversationStore?
     /// A stored conversation to continue (`-c`, `--conversation`).
     var continuing: Conversation?
+    /// Files attached to the (first) message with `-f`.
+    var attachments = Attachments()
 
     var outputStyle: TerminalStyle { TerminalStyle(isTerminal: stdout.isTerminal, environment: environment) }
     var notesStyle: TerminalStyle { TerminalStyle(isTerminal: stderr.isTerminal, environment: environment) }

@@ -109,7 +109,9 @@ private final class Harness {
         terminal: Bool = false,
         given: ChatSettings = ChatSettings(model: ""),
         roles: [PromptRole] = [],
-        role: PromptRole? = nil
+        role: PromptRole? = nil,
+        attachmentReader: (any AttachmentReader)? = nil,
+        attachments: Attachments = Attachments()
     ) {
         stub = StubGPTRepository(answers)
         repository = AbortableRepository(stub)
@@ -123,7 +125,8 @@ private final class Harness {
             notesStyle: TerminalStyle(isTerminal: notes.isTerminal, environment: environment),
             archive: archive, editor: editor, control: control,
             conversationSwitch: ConversationSwitch(
-                configured: ChatSettings(model: model, maxTokens: 99), given: given), roles: roles, role: role)
+                configured: ChatSettings(model: model, maxTokens: 99), given: given), roles: roles, role: role,
+            attachmentReader: attachmentReader, attachments: attachments)
         repl = REPL(
             parts: parts, conversation: Conversation(systemPrompt: systemPrompt, settings: ChatSettings(model: model)))
     }
@@ -265,7 +268,7 @@ struct REPLTests {
 
         let firstWords = session.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
         let helpLines = session.outputLines.filter { $0.hasPrefix("  /") }
-        #expect(helpLines.count == 17, "one line per command")
+        #expect(helpLines.count == 19, "one line per command")
         // Every name Tab offers is on a help line: the command's own, or named in its summary.
         for name in REPL.commandNames {
             #expect(helpLines.contains { $0.contains(name) }, "\(name) is in /help")
@@ -273,7 +276,7 @@ struct REPLTests {
         for name in ["/help", "/exit", "/model", "/resume", "/title"] {
             #expect(firstWords.count { $0 == name } == 1, "\(name) is listed once, at the start of a line")
         }
-        #expect(REPL.commandNames.count == 18)
+        #expect(REPL.commandNames.count == 20)
         #expect(session.notes.writes.isEmpty)
         #expect(session.requests.isEmpty)
     }
@@ -360,6 +363,83 @@ struct REPLTests {
         _ = await session.run(firstMessage: "piped diff")
 
         #expect(session.requests.map { $0.messages.last?.content } == ["Review this:\npiped diff", "second"])
+    }
+
+    // MARK: Files
+
+    /// Attaches `name.txt` holding "text of name" for each path `name`; `dir` is a directory,
+    /// `big` is over the limit of 40 bytes.
+    private struct StubAttachmentReader: AttachmentReader {
+        func read(_ paths: [String], adding existing: Attachments) -> Result<Attachments, AttachmentError> {
+            var all = existing
+            for path in paths {
+                if path == "dir" { return .failure(.directory(path: path)) }
+                if path.hasSuffix(".png") {
+                    all.images.append(
+                        ImageAttachment(
+                            path: "/" + path, mimeType: "image/png", byteCount: 2048, sha256: "ab", data: [1]))
+                } else {
+                    all.texts.append(
+                        TextAttachment(
+                            path: path, text: path == "big" ? String(repeating: "x", count: 50) : "text of \(path)"))
+                }
+            }
+            return all.textByteCount > 40 ? .failure(.tooMuchText(bytes: all.textByteCount, limit: 40)) : .success(all)
+        }
+    }
+
+    @Test func fileAttachesToTheNextMessageOnlyAndThePromptSaysSo() async {
+        let session = Harness(
+            ["/file a.txt cat.png", "/files", "/file dir", "/file big", "Look", "Again"].map { .line($0) },
+            attachmentReader: StubAttachmentReader())
+
+        _ = await session.run()
+
+        #expect(session.requests.count == 2)
+        let first = session.requests.first?.messages.last
+        #expect(first?.content == "Look\n\na.txt\n```\ntext of a.txt\n```")
+        #expect(first?.images.map(\.path) == ["/cat.png"])
+        #expect(session.requests.last?.messages.last?.content == "Again")
+        #expect(session.requests.last?.messages.last?.images == [])
+        #expect(session.outputLines.prefix(2) == ["a.txt  13 bytes of text", "/cat.png  2 KiB image/png"])
+        #expect(session.reader.prompts.contains(prompt("test-model · 0 turns · +2 files")))
+        #expect(session.reader.prompts.last == prompt("test-model · 2 turns · ~13 tokens"))
+        #expect(
+            session.noteLines == [
+                "attached 2 files to the next message (2 files in all; /files lists them)",
+                "chat: error: dir is a directory: attach its files with a glob, e.g. -f 'dir/*' (quoted, chat expands it); nothing attached",
+                "chat: error: the attached files hold 63 bytes of text, over the 40 bytes a message may carry (max_file_bytes in the config); nothing attached",
+            ])
+    }
+
+    @Test func filesClearDropsThemAndFilesFromTheCommandLineGoWithTheFirstMessage() async {
+        let attached = Attachments(texts: [TextAttachment(path: "notes.txt", text: "N")])
+        let session = Harness(
+            ["/files", "/files clear", "/files", "Hi"].map { .line($0) }, attachmentReader: StubAttachmentReader(),
+            attachments: attached)
+
+        _ = await session.run()
+
+        #expect(session.outputLines.first == "notes.txt  1 byte of text")
+        #expect(session.requests.first?.messages.last?.content == "Hi")
+        #expect(
+            session.noteLines == ["dropped 1 file", "nothing attached; /file PATH attaches a file to the next message"])
+    }
+
+    @Test func aResumedConversationWhoseImageIsGoneSaysSoOnce() async {
+        var conversation = Conversation(settings: ChatSettings(model: model))
+        let gone = ImageAttachment(path: "/gone.png", mimeType: "image/png", byteCount: 1, sha256: "ab")
+        conversation.append(ChatMessage(role: .user, content: "see", images: [gone]))
+        conversation.append(ChatMessage(role: .assistant, content: "a cat"))
+        let session = Harness(lines: ["/load saved.json", "and now?"])
+        try? session.archive.save(conversation, to: "saved.json")
+
+        _ = await session.run()
+
+        #expect(
+            session.noteLines.contains(
+                "(/gone.png is no longer available as attached; the requests carry a note in its place)"))
+        #expect(session.requests.first?.messages.first?.images == [gone])
     }
 
     @Test func clearEmptiesTheConversationButKeepsTheSystemPrompt() async {

@@ -161,12 +161,13 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                 if rows.count == Self.rowsPerInsert { full = insert }
             }
             var arguments: [any SQLiteValue] = []
-            arguments.reserveCapacity(rows.count * 13)
+            arguments.reserveCapacity(rows.count * 14)
             for message in rows {
                 arguments += [
                     conversationID, message.role.rawValue, message.content, message.state.rawValue,
                     message.reasoning, settings.model, systemPrompt, storedSettings, message.usage?.promptTokens,
                     message.usage?.completionTokens, message.usage?.totalTokens, now, now,
+                    StoredImageDTO.column(message.images),
                 ]
             }
             try insert.bind(arguments)
@@ -188,15 +189,15 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         return ids
     }
 
-    /// 76 rows of 13 values: under the 999 bound values SQLite allowed before 3.32.
-    private static let rowsPerInsert = 76
+    /// 71 rows of 14 values: under the 999 bound values SQLite allowed before 3.32.
+    private static let rowsPerInsert = 71
 
     /// An INSERT of `rows` messages.
     private static func insertSQL(rows: Int) -> String {
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
         return """
             INSERT INTO message (conversation_id, role, content, state, reasoning, model, system_prompt, settings,
-                prompt_tokens, completion_tokens, total_tokens, created_at, updated_at)
+                prompt_tokens, completion_tokens, total_tokens, created_at, updated_at, images)
             VALUES \(values.joined(separator: ", "))
             """
     }
@@ -431,10 +432,13 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                     promptTokens: prompt, completionTokens: try row.column("completion_tokens", as: Int?.self) ?? 0,
                     totalTokens: try row.column("total_tokens"))
             }
+            // An image's bytes are read again from its file, before any request: gone or changed,
+            // the requests carry a note in its place.
             return ChatMessage(
                 role: Role(rawValue: try row.column("role")) ?? .user, content: try row.column("content"),
                 state: MessageState(rawValue: try row.column("state")) ?? .complete,
-                reasoning: try row.column("reasoning"), usage: usage, storageID: try row.column("id"))
+                reasoning: try row.column("reasoning"), usage: usage, storageID: try row.column("id"),
+                images: StoredImageDTO.images(inColumn: try row.column("images", as: String?.self)))
         }
         // The settings of the newest message that has them (rows stored before have none); ones
         // that cannot be read are left out, not the conversation.

@@ -18,8 +18,10 @@ public struct GPTChatUseCase: ChatUseCase {
         self.modelList = modelList
     }
 
-    public func send(_ text: String, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async -> Turn {
-        conversation.append(ChatMessage(role: .user, content: text))
+    public func send(_ message: ChatMessage, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async
+        -> Turn
+    {
+        conversation.append(message)
         // The question is stored while the request is on its way (before any of the answer is
         // read), so the history's writes overlap the network instead of delaying the request.
         return await answer(&conversation, onEvent: onEvent) { conversation in

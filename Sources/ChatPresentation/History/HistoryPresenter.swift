@@ -51,9 +51,18 @@ public struct HistoryPresenter {
         }
         for message in conversation.messages {
             text += style.bold(message.role == .user ? "you:" : "assistant:") + Self.mark(message.state) + "\n"
-            text += message.content + "\n\n"
+            text += message.content + "\n"
+            for image in message.images { text += style.dim(Self.describe(image)) + "\n" }
+            text += "\n"
         }
         output.write(text)
+    }
+
+    /// An attached image as the history knows it: the image itself is not stored.
+    public static func describe(_ image: ImageAttachment) -> String {
+        "[image \(image.path), \(ByteCount.text(image.byteCount)) \(image.mimeType), sha256 "
+            + "\(image.sha256.prefix(12))…; the history keeps this, not the image"
+            + (image.data == nil ? "; the file is no longer there as it was]" : "]")
     }
 
     /// The conversation as Markdown.
@@ -66,6 +75,7 @@ public struct HistoryPresenter {
         for message in conversation.messages {
             text +=
                 "## \(message.role == .user ? "You" : "Assistant")\(Self.mark(message.state))\n\n\(message.content)\n\n"
+            for image in message.images { text += Self.describe(image) + "\n\n" }
         }
         output.write(text)
     }

@@ -4,7 +4,7 @@ import ChatDomain
 struct PromptFormatter {
     var style: TerminalStyle
 
-    func prompt(for conversation: Conversation, role: String? = nil) -> String {
+    func prompt(for conversation: Conversation, role: String? = nil, attached: Int = 0) -> String {
         var parts = [conversation.settings.model]
         if let role { parts.append(role) }
         let turns = conversation.turnCount
@@ -14,6 +14,7 @@ struct PromptFormatter {
         } else if !conversation.messages.isEmpty {
             parts.append("~\(Self.compact(conversation.estimatedTokens)) tokens")
         }
+        if attached > 0 { parts.append("+" + Counted.text(attached, "file")) }
         return style.dim(parts.joined(separator: " · ")) + " " + style.bold("›") + " "
     }
 

@@ -12,6 +12,8 @@ final class REPLContext {
     var role: PromptRole?
     /// A role whose prompt is a template: the next message sent goes into it.
     var pendingTemplate: PromptRole?
+    /// Files attached to the next message (`-f`, `/file`).
+    var attachments: Attachments
     private let formatter: PromptFormatter
 
     init(parts: REPL.Parts, commands: SlashCommandRegistry, conversation: Conversation) {
@@ -20,26 +22,29 @@ final class REPLContext {
         self.conversation = conversation
         role = parts.role
         pendingTemplate = parts.role.flatMap { $0.isTemplate ? $0 : nil }
+        attachments = parts.attachments
         formatter = PromptFormatter(style: parts.outputStyle)
     }
 
     /// The prompt, showing the conversation's state.
-    var prompt: String { formatter.prompt(for: conversation, role: role?.name) }
+    var prompt: String { formatter.prompt(for: conversation, role: role?.name, attached: attachments.count) }
 
     /// The prompt inside a `"""` block.
     var continuationPrompt: String { formatter.continuation }
 
     // MARK: - Answers
 
-    /// Sends `text` (in a template role's prompt, the first time after the role was taken) and
-    /// shows the answer; returns whether it arrived whole.
+    /// Sends `text` (in a template role's prompt, the first time after the role was taken) with
+    /// the files attached to it, and shows the answer; returns whether it arrived whole.
     @discardableResult
     func send(_ text: String) async -> Bool {
-        var message = text
+        var body = text
         if let template = pendingTemplate {
-            message = template.message(for: text)
+            body = template.message(for: text)
             pendingTemplate = nil
         }
+        let message = attachments.message(with: body)
+        attachments = Attachments()
         return await answer(.send(message))
     }
 
@@ -74,6 +79,7 @@ final class REPLContext {
     /// conversation switch keeps.
     func switchTo(_ stored: Conversation) {
         conversation = parts.conversationSwitch.adopt(stored)
+        if let line = UnavailableImages.note(for: conversation) { note(line) }
     }
 
     /// The stored conversations, or nil (having said so) when history is off.

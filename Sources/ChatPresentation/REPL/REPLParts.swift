@@ -22,6 +22,10 @@ extension REPL {
         public var roles: [PromptRole]
         /// The role the session starts in (`-r`); a template fills the first message.
         public var role: PromptRole?
+        /// Reads what `/file` attaches; nil where files cannot be attached.
+        public var attachmentReader: (any AttachmentReader)?
+        /// Files attached to the first message (`-f`).
+        public var attachments: Attachments
 
         /// Gathers the parts. Without `makeRenderer`, answers are printed as plain text.
         public init(
@@ -29,7 +33,8 @@ extension REPL {
             outputStyle: TerminalStyle, notesStyle: TerminalStyle, archive: any ConversationArchive,
             editor: (any TextEditor)?, control: SessionControl, history: (any ConversationHistory)? = nil,
             conversationSwitch: ConversationSwitch, makeRenderer: AnswerRendererFactory? = nil,
-            roles: [PromptRole] = [], role: PromptRole? = nil
+            roles: [PromptRole] = [], role: PromptRole? = nil, attachmentReader: (any AttachmentReader)? = nil,
+            attachments: Attachments = Attachments()
         ) {
             self.useCase = useCase
             self.reader = reader
@@ -44,6 +49,8 @@ extension REPL {
             self.conversationSwitch = conversationSwitch
             self.roles = roles
             self.role = role
+            self.attachmentReader = attachmentReader
+            self.attachments = attachments
             self.makeRenderer =
                 makeRenderer ?? { PlainAnswerRenderer(output: output, notes: notes, notesStyle: notesStyle) }
         }

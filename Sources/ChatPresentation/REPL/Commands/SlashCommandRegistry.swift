@@ -6,7 +6,8 @@ struct SlashCommandRegistry: Sendable {
     /// Every command chat has.
     static let standard = SlashCommandRegistry(commands: [
         HelpCommand(), ExitCommand(), ClearCommand(), ModelCommand(), ModelsCommand(), SystemCommand(),
-        RoleCommand(), HistoryCommand(), RetryCommand(), UndoCommand(), EditCommand(), SaveCommand(), LoadCommand(),
+        RoleCommand(), FileCommand(), FilesCommand(), HistoryCommand(), RetryCommand(), UndoCommand(), EditCommand(),
+        SaveCommand(), LoadCommand(),
         UsageCommand(), ConversationsCommand(), ResumeCommand(), TitleCommand(),
     ])
 
