@@ -308,6 +308,12 @@ static char *marked_prompt(const char *prompt) {
     return marked;
 }
 
+const char *cterm_editor_read_initial(cterm_editor *editor, const char *prompt, const char *initial, int *status) {
+    // Pushed as if typed: el_gets takes it as the start of the line, which can then be edited.
+    if (initial && *initial) el_push(editor->el, initial);
+    return cterm_editor_read(editor, prompt, status);
+}
+
 const char *cterm_editor_read(cterm_editor *editor, const char *prompt, int *status) {
     free(editor->prompt);
     editor->prompt = marked_prompt(prompt);

@@ -122,6 +122,14 @@ struct ChatArguments: ParsableCommand {
     @Flag(help: "list the roles: the built-in shell, code and explain, and the config's")
     var listRoles = false
 
+    @Flag(
+        name: [.customShort("x"), .customLong("execute")],
+        help: "ask for a shell command, show it, and run it if you say y (piped: print it only)")
+    var execute = false
+
+    @Flag(help: "with -x, add the command that ran to your shell's history file")
+    var historyAppend = false
+
     @Option(
         name: .shortAndLong, parsing: .unconditionalSingleValue,
         help: ArgumentHelp(

@@ -180,6 +180,16 @@ enum ChatCommand {
             }
         }
 
+        if options.execute {
+            let piped = StandardInput.isTerminal || stdinAttached ? nil : StandardInput.readAll()
+            let input = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
+            guard !input.isEmpty || !session.attachments.isEmpty else {
+                return fail("say what the command should do: chat -x \"find files over 100 MB\"", status: 2)
+            }
+            let request = session.attachments.message(with: settings.role?.message(for: input) ?? input)
+            return await ShellMode(session: session, historyAppend: options.historyAppend).run(request: request)
+        }
+
         let interactive = options.interactive || (options.prompt == nil && StandardInput.isTerminal)
         if interactive {
             return await InteractiveMode(session: session).run(prompt: options.prompt)

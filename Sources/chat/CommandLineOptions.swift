@@ -52,4 +52,8 @@ struct CommandLineOptions: Equatable {
     var listAll = false
     /// `-f PATH`, each time given: files to attach to the (first) message.
     var files: [String] = []
+    /// `-x`: ask for a shell command and offer to run it.
+    var execute = false
+    /// `--history-append`: with `-x`, add the command that ran to the shell's history file.
+    var historyAppend = false
 }

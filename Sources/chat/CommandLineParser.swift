@@ -40,6 +40,15 @@ struct CommandLineParser {
         options.overrides.profile = try value(parsed.profile, "--profile")
         options.overrides.configPath = try value(parsed.config, "--config")
         options.overrides.role = try value(parsed.role, "--role")
+        options.execute = parsed.execute
+        options.historyAppend = parsed.historyAppend
+        if parsed.execute {
+            guard !parsed.interactive else { throw .usage("-x asks for one command; it does not go with -i") }
+            // The shell role asks for one command for this shell and system.
+            if options.overrides.role == nil { options.overrides.role = "shell" }
+        } else if parsed.historyAppend {
+            throw .usage("--history-append goes with -x")
+        }
         options.conversationID = try value(parsed.conversation, "--conversation")
         options.verbose = parsed.verbose
         options.interactive = parsed.interactive

@@ -182,7 +182,7 @@ import Testing
         "_profile", "_config", "_verbose", "_interactive", "_continueLast", "_conversation", "_list", "_search",
         "_show", "_export", "_format", "_delete", "_completions", "_help", "_version", "_prompt",
         // Power features.
-        "_role", "_listRoles", "_file", "_models", "_all", "_limit",
+        "_role", "_listRoles", "_execute", "_historyAppend", "_file", "_models", "_all", "_limit",
     ]
 
     /// The settings flags of `ChatArguments`, with their property labels.

@@ -35,6 +35,9 @@ void cterm_editor_set_completer(cterm_editor *editor, cterm_completer completer,
 /// number; SIGINT also for Ctrl-C typed as a key).
 const char *cterm_editor_read(cterm_editor *editor, const char *prompt, int *status);
 
+/// As cterm_editor_read, with `initial` already typed on the line, to be edited.
+const char *cterm_editor_read_initial(cterm_editor *editor, const char *prompt, const char *initial, int *status);
+
 /// Adds a line to the history.
 void cterm_editor_history_add(cterm_editor *editor, const char *line);
 
