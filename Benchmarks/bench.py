@@ -14,6 +14,7 @@ of the child. Every run's output is checked.
 
 import argparse
 import datetime
+import fcntl
 import hashlib
 import json
 import os
@@ -22,9 +23,11 @@ import select
 import shutil
 import signal
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
+import termios
 import threading
 import time
 import urllib.request
@@ -34,6 +37,8 @@ sys.path.insert(0, HERE)
 import fake_server  # noqa: E402  (same directory)
 
 NO_HISTORY = "chat --no-history"
+RENDERED = "chat, rendering on"
+RAW = "chat --raw"
 RUN_TIMEOUT = 120  # seconds; a run that takes longer is killed and counted as failed
 
 
@@ -109,6 +114,8 @@ def run_on_pty(argv, env, marker: bytes):
     """Runs argv with stdout on a pseudo-terminal (stderr to a pipe) and notes, in the clock of
     time.monotonic_ns(), when `marker` (the first piece's text) has appeared on the terminal."""
     master, slave = os.openpty()
+    # A terminal of 100 columns and 40 rows, as a person's might be.
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
     start = time.perf_counter_ns()
     process = subprocess.Popen(
         argv, stdin=subprocess.DEVNULL, stdout=slave, stderr=subprocess.PIPE, env=env, close_fds=True
@@ -162,8 +169,9 @@ class Server:
             self.port = int(f.read())
         self.root = f"http://127.0.0.1:{self.port}"
 
-    def base(self, n=1, size=4, delay=0.0, first=0.0, v1=True):
-        return f"{self.root}/b/n={n},size={size},delay={delay},first={first}" + ("/v1" if v1 else "")
+    def base(self, n=1, size=4, delay=0.0, first=0.0, v1=True, doc=""):
+        shape = f"n={n},size={size},delay={delay},first={first}" + (f",doc={doc}" if doc else "")
+        return f"{self.root}/b/{shape}" + ("/v1" if v1 else "")
 
     def stats(self, body=False):
         with urllib.request.urlopen(self.root + "/stats" + ("?body=1" if body else ""), timeout=10) as response:
@@ -437,8 +445,10 @@ def main():
         body_ttft, _ = captured_body(base_ttft, "hi")
         marker = fake_server.piece_text(0, 4).encode()
         clients = [
-            Client("chat", reps(25), lambda: ([chat, "--base-url", base_ttft, "hi"], chat_env())),
+            # On a terminal chat renders by default; the row held to curl is `--raw`, as before.
+            Client("chat", reps(25), lambda: ([chat, "--raw", "--base-url", base_ttft, "hi"], chat_env())),
             Client("curl", reps(25), lambda: (curl_args(body_ttft, base_ttft), chat_env())),
+            Client(RENDERED, reps(25), lambda: ([chat, "--base-url", base_ttft, "hi"], chat_env())),
         ]
         for name in peers:
             clients.append(Client(name, 2, lambda name=name: (peer_argv(name, "ttft", "hi"),
@@ -455,6 +465,32 @@ def main():
             return run
 
         report["scenarios"]["ttft"] = rounds(clients, measure_ttft)
+
+        # ---- 4b. A long Markdown answer on a pseudo-terminal, rendered and raw
+        print(f"bench: {stream_n}-piece Markdown answer on a terminal", file=sys.stderr)
+        base_md = server.base(n=stream_n, size=4, doc="markdown")
+        md_text = fake_server.answer_text(stream_n, 4, "markdown")
+        clients = [
+            Client(RENDERED, reps(9), lambda: ([chat, "--base-url", base_md, "hi"], chat_env())),
+            Client(RAW, reps(9), lambda: ([chat, "--raw", "--base-url", base_md, "hi"], chat_env())),
+        ]
+
+        def measure_markdown(client):
+            argv, env = client.make()
+            run = run_on_pty(argv, env, b"Section 1")
+            if not run.ok:
+                return run
+            shown = run.stdout.decode("utf-8", "replace")
+            if client.name == RAW:
+                # The terminal turns each newline into CR LF; the text is otherwise byte for byte.
+                good = shown == (md_text + "\n").replace("\n", "\r\n")
+            else:
+                good = "Section 1" in shown and "\x1b[" in shown and "```" not in shown
+            if not good:
+                run.ok, run.note = False, f"unexpected output ({len(run.stdout)} bytes)"
+            return run
+
+        report["scenarios"]["markdown"] = rounds(clients, measure_markdown)
 
         # ---- 5. Conversations of 1, 100 and 1,000 earlier turns
         print("bench: conversations", file=sys.stderr)
@@ -662,6 +698,31 @@ def render(report, options, chat, started, load_before, load_after, elapsed, str
             ratios([r for r in runs], ttft["curl"], lambda r: r.added))
         add(f"| {name} | {fmt_range_ms(added, 2)} | {ratio} | {checks(runs)} |")
     add("")
+    add("The `chat` row is `chat --raw` (on a terminal chat renders Markdown by default). The answer is")
+    add("plain text, so the rendered first piece is the same text.")
+    add("")
+
+    # Rendering
+    add("### Rendering Markdown on a terminal")
+    add("")
+    add("Both on the same pseudo-terminal (100×40), reading everything the client writes:")
+    add(f"*time to first token* as above, rendering on ÷ `--raw`; and a {stream_n:,}-piece answer of real")
+    add("Markdown (`doc=markdown` in the fake server: headings, paragraphs with emphasis, code spans and")
+    add("links, a fenced code block, a table, a nested list, CJK and emoji; pieces of 4 characters, sent")
+    add("as fast as the client reads), wall time from spawn to exit, rendering on ÷ `--raw`, per round.")
+    add("")
+    add("| Scenario | Client | Wall ms / added ms | Ratio to `--raw` | CPU ms (user+sys) | Output |")
+    add("|---|---|---|---|---|---|")
+    rendered_ttft = ttft.get(RENDERED, [])
+    add(f"| Time to first token (added) | {RENDERED} | "
+        f"{fmt_range_ms([r.added for r in rendered_ttft if r.added is not None], 2)} "
+        f"| {fmt_ratio(ratios(rendered_ttft, ttft['chat'], lambda r: r.added))} | – | {checks(rendered_ttft)} |")
+    md = s["markdown"]
+    for name, runs in md.items():
+        ratio = "1" if name == RAW else fmt_ratio(ratios(runs, md[RAW], lambda r: r.wall))
+        add(f"| {stream_n:,}-piece Markdown answer | {name} | {fmt_range_ms([r.wall for r in runs])} | {ratio} "
+            f"| {fmt_range_ms([r.cpu for r in runs])} | {checks(runs)} |")
+    add("")
 
     # Conversations
     add("### Conversation length")
@@ -727,13 +788,18 @@ def render(report, options, chat, started, load_before, load_after, elapsed, str
     rss_values = [r.rss_kib for r in s["stream"]["chat"] if r.rss_kib is not None]
     stream_rss = max(rss_values) / 1024 if rss_values else None
     ttft_ratio = med(ratios(s["ttft"]["chat"], s["ttft"]["curl"], lambda r: r.added))
-    all_ok = all(r.ok for k in ("startup", "one", "stream", "ttft") for rs in s[k].values() for r in rs)
+    rendered_ttft_ratio = med(ratios(s["ttft"][RENDERED], s["ttft"]["chat"], lambda r: r.added))
+    markdown_ratio = med(ratios(s["markdown"][RENDERED], s["markdown"][RAW], lambda r: r.wall))
+    all_ok = all(r.ok for k in ("startup", "one", "stream", "ttft", "markdown") for rs in s[k].values() for r in rs)
     budget = [
         ("`chat --version` ≤ 1.3× `curl --version`", startup_ratio, 1.3, "×"),
         ("One-shot with one piece ≤ 2× curl", one_ratio, 2.0, "×"),
         (f"{stream_n:,}-piece stream ≤ 3× curl (wall)", stream_ratio, 3.0, "×"),
         (f"{stream_n:,}-piece stream peak RSS ≤ 25 MiB (largest run)", stream_rss, 25.0, " MiB"),
         ("Client-added time to first token ≤ 2× curl's", ttft_ratio, 2.0, "×"),
+        ("Rendering on: client-added time to first token ≤ 1.5× `--raw`'s", rendered_ttft_ratio, 1.5, "×"),
+        (f"Rendering on: {stream_n:,}-piece Markdown answer on a terminal ≤ 1.5× `--raw` (wall)",
+         markdown_ratio, 1.5, "×"),
     ]
     add("| Budget | Measured | Met |")
     add("|---|---|---|")

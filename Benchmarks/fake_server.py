@@ -10,6 +10,9 @@ It listens on 127.0.0.1 only. The answer's shape is chosen by the base URL, so e
     size   bytes of text per piece (default 4; ASCII letters and spaces)
     delay  seconds between pieces (default 0)
     first  seconds before the first piece (default 0), after the response head
+    doc    `markdown`: the pieces cut a Markdown answer (headings, paragraphs with emphasis,
+           code spans and links, a fenced code block, a table, a list, CJK and emoji) into `n`
+           pieces of `size` characters, instead of the letters of ALPHABET
 
 Any POST whose path ends in `/chat/completions` is answered; `"stream": true` in the request
 gets Server-Sent Events (one `chat.completion.chunk` per piece, then a finish chunk and
@@ -32,7 +35,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-DEFAULTS = {"n": 1, "size": 4, "delay": 0.0, "first": 0.0}
+DEFAULTS = {"n": 1, "size": 4, "delay": 0.0, "first": 0.0, "doc": ""}
 # With no delay between pieces, the stream is written in blocks of this size (as a fast server
 # under load would send it); with a delay, each piece is written, and flushed, on its own.
 BLOCK = 64 * 1024
@@ -45,8 +48,52 @@ def piece_text(index: int, size: int) -> str:
     return "".join(ALPHABET[(start + k) % len(ALPHABET)] for k in range(size))
 
 
-def answer_text(n: int, size: int) -> str:
-    return "".join(piece_text(i, size) for i in range(n))
+MARKDOWN = """## Section @K@
+
+A paragraph with **bold**, *italic* and `inline code`, a [link](https://example.com/@K@) and \
+a sentence long enough to wrap at the width of most terminals, which it does twice or more.
+中文文本没有空格，所以要在字符之间换行；还有表情符号 😀 和 🇯🇵。
+
+```python
+def double(x: int) -> int:
+    return x * 2  # the @K@th function
+```
+
+| Name | Value | Note |
+|:-----|------:|------|
+| alpha | 1 | *first* |
+| beta | 22 | `second` |
+
+- an item
+- another item
+  - a nested item
+
+"""
+
+
+def markdown_text(length: int) -> str:
+    """A Markdown answer of `length` characters: the section above, numbered, repeated."""
+    parts = []
+    total = 0
+    k = 1
+    while total < length:
+        part = MARKDOWN.replace("@K@", str(k))
+        parts.append(part)
+        total += len(part)
+        k += 1
+    return "".join(parts)[:length]
+
+
+def pieces(n: int, size: int, doc: str = "") -> list:
+    """The answer's `n` pieces."""
+    if doc == "markdown":
+        text = markdown_text(n * size)
+        return [text[i * size:(i + 1) * size] for i in range(n)]
+    return [piece_text(i, size) for i in range(n)]
+
+
+def answer_text(n: int, size: int, doc: str = "") -> str:
+    return "".join(pieces(n, size, doc))
 
 
 def parse_params(path: str) -> dict:
@@ -59,6 +106,8 @@ def parse_params(path: str) -> dict:
                     key, value = item.split("=", 1)
                     if key in ("n", "size"):
                         params[key] = int(value)
+                    elif key == "doc":
+                        params[key] = value
                     elif key in ("delay", "first"):
                         params[key] = float(value)
             break
@@ -87,32 +136,33 @@ def stream_tail(include_usage: bool) -> bytes:
     return tail + b"data: [DONE]\n\n"
 
 
-def expected_stream(n: int, size: int, include_usage: bool) -> bytes:
+def expected_stream(n: int, size: int, include_usage: bool, doc: str = "") -> bytes:
     """The whole event stream (the body after de-chunking), as a client like curl prints it."""
-    return b"".join(chunk_event(piece_text(i, size)) for i in range(n)) + stream_tail(include_usage)
+    return b"".join(chunk_event(piece) for piece in pieces(n, size, doc)) + stream_tail(include_usage)
 
 
 _BLOCKS_CACHE = {}
 _BLOCKS_LOCK = threading.Lock()
 
 
-def stream_blocks(n: int, size: int, tail: bytes):
+def stream_blocks(n: int, size: int, tail: bytes, doc: str = ""):
     """The first event alone and the rest of the stream in blocks of about BLOCK bytes; cached."""
-    key = (n, size, tail)
+    key = (n, size, tail, doc)
     with _BLOCKS_LOCK:
         cached = _BLOCKS_CACHE.get(key)
     if cached is not None:
         return cached
     blocks = []
     block = bytearray()
+    texts = pieces(n, size, doc)
     for i in range(1, n):
-        block += chunk_event(piece_text(i, size))
+        block += chunk_event(texts[i])
         if len(block) >= BLOCK:
             blocks.append(bytes(block))
             block.clear()
     block += tail
     blocks.append(bytes(block))
-    result = (chunk_event(piece_text(0, size)), blocks)
+    result = (chunk_event(texts[0]), blocks)
     with _BLOCKS_LOCK:
         if len(_BLOCKS_CACHE) > 16:
             _BLOCKS_CACHE.clear()
@@ -198,7 +248,7 @@ class Handler(BaseHTTPRequestHandler):
         if not request.get("stream"):
             if params["first"] > 0:
                 time.sleep(params["first"])
-            content = answer_text(n, size)
+            content = answer_text(n, size, params["doc"])
             body = {
                 "id": "chatcmpl-bench",
                 "object": "chat.completion",
@@ -239,15 +289,15 @@ class Handler(BaseHTTPRequestHandler):
                 time.sleep(params["first"])
             tail = stream_tail(bool((request.get("stream_options") or {}).get("include_usage")))
             if params["delay"] > 0 or n <= 1:
-                for i in range(n):
+                for i, text in enumerate(pieces(n, size, params["doc"])):
                     if i > 0 and params["delay"] > 0:
                         time.sleep(params["delay"])
-                    write(chunk_event(piece_text(i, size)), first_content=i == 0)
+                    write(chunk_event(text), first_content=i == 0)
                 write(tail)
             else:
                 # The first piece alone (so its time is known), then the rest in large blocks,
                 # prepared once per shape so the server is never the bottleneck.
-                first_event, blocks = stream_blocks(n, size, tail)
+                first_event, blocks = stream_blocks(n, size, tail, params["doc"])
                 write(first_event, first_content=True)
                 for block in blocks:
                     write(block)

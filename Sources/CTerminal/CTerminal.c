@@ -64,6 +64,8 @@ static int utf8_locale = 1;
 
 struct cterm_editor {
     EditLine *el;
+    /// Where the editor writes: stdout, or a stream of its own on another descriptor.
+    FILE *out;
     History *history;
     HistEvent event;
     char *prompt;
@@ -145,19 +147,19 @@ static unsigned char complete_word(EditLine *el, int ch) {
     } else if (count > 1) {
         // Show the candidates under the line (one a line when they have descriptions), then
         // redraw it.
-        fputc('\n', stdout);
+        fputc('\n', editor->out);
         for (int i = 0; i < count; i++) {
             size_t text = match_text_length(matches[i]);
-            fwrite(matches[i], 1, text, stdout);
+            fwrite(matches[i], 1, text, editor->out);
             if (described) {
-                if (matches[i][text] == '\t') fprintf(stdout, "  %s", matches[i] + text + 1);
-                fputc('\n', stdout);
+                if (matches[i][text] == '\t') fprintf(editor->out, "  %s", matches[i] + text + 1);
+                fputc('\n', editor->out);
             } else {
-                fputs("  ", stdout);
+                fputs("  ", editor->out);
             }
         }
-        if (!described) fputc('\n', stdout);
-        fflush(stdout);
+        if (!described) fputc('\n', editor->out);
+        fflush(editor->out);
         result = CC_REDISPLAY;
     }
     free(line);
@@ -235,7 +237,7 @@ static int read_character(EditLine *el, wchar_t *out) {
     return 1;
 }
 
-cterm_editor *cterm_editor_open(const char *program, int history_size) {
+cterm_editor *cterm_editor_open(const char *program, int history_size, int output_fd) {
     // UTF-8 input needs a UTF-8 locale; under "C" (no LANG) libedit also fails on a non-ASCII
     // prompt, so fall back to C.UTF-8 for character handling.
     const char *locale = setlocale(LC_CTYPE, "");
@@ -243,7 +245,19 @@ cterm_editor *cterm_editor_open(const char *program, int history_size) {
     utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
     cterm_editor *editor = calloc(1, sizeof *editor);
     if (!editor) return NULL;
-    editor->el = el_init(program, stdin, stdout, stderr);
+    if (output_fd == STDOUT_FILENO) {
+        editor->out = stdout;
+    } else {
+        int fd = dup(output_fd);
+        editor->out = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!editor->out) {
+            if (fd >= 0) close(fd);
+            free(editor);
+            return NULL;
+        }
+        fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
+    editor->el = el_init(program, stdin, editor->out, stderr);
     editor->history = history_init();
     if (!editor->el || !editor->history) {
         cterm_editor_close(editor);
@@ -318,8 +332,8 @@ const char *cterm_editor_read(cterm_editor *editor, const char *prompt, int *sta
     free(editor->prompt);
     editor->prompt = marked_prompt(prompt);
     // Ask the terminal to mark pasted text, for as long as we read.
-    fputs("\033[?2004h", stdout);
-    fflush(stdout);
+    fputs("\033[?2004h", editor->out);
+    fflush(editor->out);
     int count = 0;
     errno = 0;
     editor->interrupted = 0;
@@ -337,8 +351,8 @@ const char *cterm_editor_read(cterm_editor *editor, const char *prompt, int *sta
     int saved = errno;
     reading = 0;
     pthread_sigmask(SIG_SETMASK, &previous, NULL);
-    fputs("\033[?2004l", stdout);
-    fflush(stdout);
+    fputs("\033[?2004l", editor->out);
+    fflush(editor->out);
     if (editor->interrupted) {
         editor->interrupted = 0;
         *status = SIGINT;
@@ -376,6 +390,7 @@ void cterm_editor_close(cterm_editor *editor) {
     if (!editor) return;
     if (editor->el) el_end(editor->el);
     if (editor->history) history_end(editor->history);
+    if (editor->out && editor->out != stdout) fclose(editor->out);
     free(editor->prompt);
     free(editor->line);
     free(editor);

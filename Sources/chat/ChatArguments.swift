@@ -38,7 +38,8 @@ struct ChatArguments: ParsableCommand {
             that starts with - (chat what is -5 squared); -- also ends the options. The settings \
             can be set in the config file too (config.example.json shows every key).
 
-            Environment: OPENAI_API_KEY, OPENAI_BASE_URL, NO_COLOR, XDG_CONFIG_HOME, XDG_DATA_HOME.
+            Environment: OPENAI_API_KEY, OPENAI_BASE_URL, SSL_CERT_FILE, CURL_CA_BUNDLE, NO_COLOR, XDG_CONFIG_HOME, \
+            XDG_DATA_HOME.
             History: $XDG_DATA_HOME/chat/history.sqlite (else ~/.local/share/chat/).
             Exit status: 0 answered, 1 API or network failure, 2 usage or config error,
             130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP).
@@ -102,11 +103,44 @@ struct ChatArguments: ParsableCommand {
         help: ArgumentHelp("send a failed request again up to N times (default 2)", valueName: "N"))
     var retries: String?
 
+    // MARK: TLS
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "verify the server with the CA certificates in FILE (PEM; default: SSL_CERT_FILE, CURL_CA_BUNDLE, "
+                + "the system's)", valueName: "FILE"))
+    var caCert: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("show the client certificate in FILE (PEM) to a server that wants one", valueName: "FILE"))
+    var clientCert: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("the client certificate's private key (PEM), if not in its file", valueName: "FILE"))
+    var clientKey: String?
+
     @Flag(help: "allow sending the API key over plain http to another host")
     var allowInsecureHTTP = false
 
     @Flag(help: "store nothing for this run (not even input history)")
     var noHistory = false
+
+    // MARK: Rendering
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "render the answer's Markdown: auto (on a terminal; the default), always or never", valueName: "WHEN"))
+    var render: String?
+
+    @Flag(help: "print the answer as it arrives, unrendered (--render never)")
+    var raw = false
+
+    @Flag(help: "print only the code of the answer's code blocks (the rest goes to stderr on a terminal)")
+    var code = false
 
     // MARK: The command's own
 

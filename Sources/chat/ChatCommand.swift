@@ -107,6 +107,9 @@ enum ChatCommand {
         for warning in settings.warnings {
             stderr.write(errorStyle.warning("chat: warning: \(warning)") + "\n")
         }
+        for note in settings.notes {
+            stderr.write(errorStyle.note("chat: \(note)") + "\n")
+        }
 
         if options.verbose {
             let style = errorStyle
@@ -143,6 +146,7 @@ enum ChatCommand {
             environment: environment, stdout: stdout, stderr: stderr, settings: settings,
             useCase: GPTChatUseCase(repository: repository, recorder: store, modelList: modelList),
             history: store)
+        session.codeOnly = options.codeOnly
         if options.continueLast || options.conversationID != nil {
             guard let store else {
                 return fail("cannot continue: history is off (--no-history or \"history\": false)", status: 2)

@@ -56,4 +56,6 @@ struct CommandLineOptions: Equatable {
     var execute = false
     /// `--history-append`: with `-x`, add the command that ran to the shell's history file.
     var historyAppend = false
+    /// `--code`: only the code of the answer's code blocks on stdout.
+    var codeOnly = false
 }

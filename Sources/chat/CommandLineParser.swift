@@ -1,5 +1,6 @@
 import ArgumentParser
 import ChatData
+import ChatDomain
 
 /// Reads the command line: options first, then the prompt. From the first prompt word on every
 /// word is prompt text, even one that starts with `-` (`chat what is -5 squared`); a leading
@@ -33,7 +34,21 @@ struct CommandLineParser {
         let needsSettings =
             !(parsed.help || parsed.version || parsed.list || parsed.listRoles) && parsed.search == nil
             && parsed.show == nil && parsed.export == nil && parsed.delete == nil && parsed.completions == nil
-        if needsSettings { try parsed.applySettings(to: &options.overrides, original: shield.original) }
+        if needsSettings {
+            try parsed.applySettings(to: &options.overrides, original: shield.original)
+            if parsed.raw {
+                guard parsed.render == nil else { throw .usage("--raw is --render never; give one of them") }
+                do throws(DataError) {
+                    try options.overrides.set("render", text: "never", flag: "--raw")
+                } catch {
+                    throw .usage(error.description)
+                }
+            }
+        }
+        options.codeOnly = parsed.code
+        if parsed.code && parsed.interactive {
+            throw .usage("--code prints one answer's code; it cannot be used with -i")
+        }
         let value = { (text: String?, name: String) throws(CLIError) -> String? in
             try text.map { text throws(CLIError) in try Self.nonEmpty(shield.original(text), name) }
         }
@@ -44,6 +59,7 @@ struct CommandLineParser {
         options.historyAppend = parsed.historyAppend
         if parsed.execute {
             guard !parsed.interactive else { throw .usage("-x asks for one command; it does not go with -i") }
+            guard !parsed.code else { throw .usage("-x shows the command alone already; it does not go with --code") }
             // The shell role asks for one command for this shell and system.
             if options.overrides.role == nil { options.overrides.role = "shell" }
         } else if parsed.historyAppend {
@@ -180,16 +196,22 @@ struct CommandLineParser {
         return text.prefix(1).lowercased() + text.dropFirst()
     }
 
-    /// The closest long option, if it is close enough to be a typo of `name`: one edit away for
-    /// a name of up to five letters, two for a longer one (a swap of two letters is one edit).
-    /// Of several as close, the one nearest in length, then the first in order.
+    /// A known option within a typo or two of `name` (one for a short name, so `--nope` is not
+    /// taken for `--code`); of several, the one that shares the longest start with it.
     private static func suggestion(for name: String) -> String {
-        let close = knownLongNames.min {
-            (distance($0, name), abs($0.count - name.count), $0) < (distance($1, name), abs($1.count - name.count), $1)
+        let allowed = max(1, min(2, (name.count - 2) / 3))
+        let ranked = knownLongNames.map {
+            (name: $0, distance: NearestName.distance($0, name), shared: sharedStart($0, name))
         }
-        let allowed = name.count - 2 <= 5 ? 1 : 2
-        if let close, distance(close, name) <= allowed { return "; did you mean \(close)?" }
+        let close = ranked.filter { $0.distance <= allowed }.min {
+            ($0.distance, -$0.shared, $0.name) < ($1.distance, -$1.shared, $1.name)
+        }
+        if let close { return "; did you mean \(close.name)?" }
         return "; see chat --help"
+    }
+
+    private static func sharedStart(_ a: String, _ b: String) -> Int {
+        zip(a, b).prefix { $0 == $1 }.count
     }
 
     /// Every long option, as the generated help lists them.
@@ -200,25 +222,5 @@ struct CommandLineParser {
             if name.hasPrefix("--") && name.count > 2 { names.insert(String(name)) }
         }
         return names
-    }
-
-    /// Edits (insert, delete, replace, swap two neighbours) from `a` to `b`.
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a)
-        let b = Array(b)
-        var beforePrevious: [Int] = []
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where i <= a.count {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where j <= b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
-                }
-            }
-            beforePrevious = previous
-            previous = current
-        }
-        return previous[b.count]
     }
 }

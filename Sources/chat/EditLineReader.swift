@@ -15,6 +15,8 @@ import Dispatch
 final class EditLineReader: LineReader, @unchecked Sendable {
     // `@unchecked`: `editor` is only used by jobs on `queue`, one at a time.
     private let editor: OpaquePointer
+    /// Where the editor writes (see `init`).
+    private let output: Int32
     private let historyPath: String?
     private let queue = DispatchQueue(label: "chat.line-editor")
     /// Kept alive for libedit's completion callback, which gets it as its context.
@@ -26,12 +28,18 @@ final class EditLineReader: LineReader, @unchecked Sendable {
         init(_ complete: @escaping @Sendable (String) -> [String]) { self.complete = complete }
     }
 
-    /// Opens libedit; nil when it cannot start. `historyPath` (nil: none kept) is loaded now
-    /// and written, mode 0600, after each line; `completer` says what Tab offers for the text
-    /// before the cursor.
-    init?(historyPath: String?, completer: @escaping @Sendable (String) -> [String]) {
-        guard let editor = cterm_editor_open("chat", 1000) else { return nil }
+    /// Opens libedit; nil when it cannot start. It reads the terminal on stdin and writes the
+    /// prompt, the echo and its escape codes to `output` (stdout, or the terminal when stdout is
+    /// redirected: see `terminalOutput`). `historyPath` (nil: none kept) is loaded now and
+    /// written, mode 0600, after each line; `completer` says what Tab offers for the text before
+    /// the cursor.
+    init?(output: Int32 = 1, historyPath: String?, completer: @escaping @Sendable (String) -> [String]) {
+        guard let editor = cterm_editor_open("chat", 1000, output) else {
+            if output > 2 { close(output) }
+            return nil
+        }
         self.editor = editor
+        self.output = output
         self.historyPath = historyPath
         self.completer = Completer(completer)
         cterm_editor_set_completer(
@@ -56,6 +64,18 @@ final class EditLineReader: LineReader, @unchecked Sendable {
 
     deinit {
         cterm_editor_close(editor)
+        if output > 2 { close(output) }
+    }
+
+    /// Where the line editor should write for a REPL that reads the terminal: stdout when it is
+    /// the terminal; otherwise (`chat | tee log`, `chat > file`) the terminal itself, so the
+    /// prompt and the editor's escape codes never reach the file, or stderr if only that is a
+    /// terminal; nil when none is.
+    static func terminalOutput() -> Int32? {
+        if isatty(1) == 1 { return 1 }
+        let tty = open("/dev/tty", O_WRONLY | O_CLOEXEC)
+        if tty >= 0 { return tty }
+        return isatty(2) == 1 ? 2 : nil
     }
 
     func readLine(prompt: String) async -> LineInput {
@@ -77,7 +97,7 @@ final class EditLineReader: LineReader, @unchecked Sendable {
         let read = initial.map { cterm_editor_read_initial(editor, prompt, $0, &status) }
         guard let line = read ?? cterm_editor_read(editor, prompt, &status) else {
             // Leave the prompt's line so what follows starts on a line of its own.
-            _ = write(1, "\n", 1)
+            _ = write(output, "\n", 1)
             switch status {
             case 0: return .end
             case SIGINT: return .interrupted

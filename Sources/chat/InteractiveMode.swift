@@ -30,10 +30,14 @@ struct InteractiveMode {
             source: REPLCompletionSource(
                 useCase: session.useCase, history: session.history, home: session.environment["HOME"]),
             roles: session.settings.roles.map(\.name))
-        if readsTerminal,
-            let editor = EditLineReader(historyPath: historyPath(), completer: completer.completions(for:))
+        var promptStyle = session.outputStyle
+        if readsTerminal, let output = EditLineReader.terminalOutput(),
+            let editor = EditLineReader(
+                output: output, historyPath: historyPath(), completer: completer.completions(for:))
         {
             reader = editor
+            // The prompt goes to the terminal even when stdout does not.
+            promptStyle = TerminalStyle(isTerminal: true, environment: session.environment)
         } else {
             reader = PipedLineReader()
         }
@@ -44,7 +48,7 @@ struct InteractiveMode {
             archive: JSONConversationArchive(home: session.environment["HOME"]),
             editor: readsTerminal ? ShellTextEditor(environment: session.environment) : nil,
             control: control, history: session.history, conversationSwitch: session.conversationSwitch,
-            makeRenderer: session.makeRenderer,
+            makeRenderer: session.makeRenderer, promptStyle: promptStyle, clipboard: session.clipboard,
             roles: session.settings.roles.map(RolePlaceholders(environment: session.environment).fill),
             role: session.settings.role,
             attachmentReader: FileAttachmentReader(

@@ -12,9 +12,15 @@ struct OneShotMode {
     var session: Session
 
     func run(message: ChatMessage) async -> Int32 {
+        let code = CodeOnlyAnswerRenderer.Report()
+        let (stdout, stderr, style) = (session.stdout, session.stderr, session.notesStyle)
+        var makeRenderer = session.makeRenderer
+        if session.codeOnly {
+            makeRenderer = { CodeOnlyAnswerRenderer(output: stdout, notes: stderr, notesStyle: style, report: code) }
+        }
         let presenter = OneShotPresenter(
             useCase: session.useCase, notes: session.stderr, notesStyle: session.notesStyle,
-            makeRenderer: session.makeRenderer)
+            makeRenderer: makeRenderer)
         let conversation = session.conversation
         let task = Task {
             var conversation = conversation
@@ -27,7 +33,10 @@ struct OneShotMode {
             task.cancel()
         }
         switch await task.value {
-        case .answered, .outputClosed:
+        case .answered:
+            // `--code` with no code block: nothing usable was written.
+            return session.codeOnly && !code.foundCode ? 1 : 0
+        case .outputClosed:
             return 0
         case .failed:
             return 1

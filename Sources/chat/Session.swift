@@ -15,6 +15,8 @@ struct Session {
     var continuing: Conversation?
     /// Files attached to the (first) message with `-f`.
     var attachments = Attachments()
+    /// `--code`: only the code of the answer's code blocks on stdout.
+    var codeOnly = false
 
     var outputStyle: TerminalStyle { TerminalStyle(isTerminal: stdout.isTerminal, environment: environment) }
     var notesStyle: TerminalStyle { TerminalStyle(isTerminal: stderr.isTerminal, environment: environment) }
@@ -33,9 +35,29 @@ struct Session {
         return conversationSwitch.adopt(continuing)
     }
 
-    /// Makes the renderer that shows each answer: plain text.
+    /// Makes the renderer that shows each answer: Markdown rendered for the terminal, or the
+    /// text as it arrives (`render`: auto renders when stdout is a terminal, not `TERM=dumb`).
     var makeRenderer: AnswerRendererFactory {
-        let (stdout, stderr, style) = (stdout, stderr, notesStyle)
-        return { PlainAnswerRenderer(output: stdout, notes: stderr, notesStyle: style) }
+        let (stdout, stderr, style, environment) = (stdout, stderr, notesStyle, environment)
+        guard rendersMarkdown else { return { PlainAnswerRenderer(output: stdout, notes: stderr, notesStyle: style) } }
+        return {
+            MarkdownAnswerRenderer(output: stdout, notes: stderr, notesStyle: style, fd: 1, environment: environment)
+        }
+    }
+
+    /// Whether answers are rendered as Markdown.
+    var rendersMarkdown: Bool {
+        switch settings.render {
+        case "always": return true
+        case "never": return false
+        default: return stdout.isTerminal && environment["TERM"] != "dumb"
+        }
+    }
+
+    /// Where `/copy` puts text: a clipboard program where a display is, else the terminal's
+    /// clipboard through OSC 52 when stdout is a terminal.
+    var clipboard: (any Clipboard)? {
+        if let program = ProgramClipboard.find(environment: environment) { return program }
+        return stdout.isTerminal ? TerminalClipboard(terminal: stdout, environment: environment) : nil
     }
 }

@@ -36,9 +36,17 @@ struct ShellTextEditor: TextEditor {
         _ = initial.withCString { write(fd, $0, strlen($0)) }
         close(fd)
 
+        // Behind a pipe (`chat | tee log`) the editor still draws on the terminal, not in the file.
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if isatty(1) == 0, case let tty = open("/dev/tty", O_WRONLY | O_CLOEXEC), tty >= 0 {
+            close(tty)
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/tty", O_WRONLY, 0)
+        }
         guard
             case .success(let pid) = ProcessSpawn.spawn(
-                ["/bin/sh", "-c", command + " \"$1\"", "sh", path], actions: nil)
+                ["/bin/sh", "-c", command + " \"$1\"", "sh", path], actions: &actions)
         else {
             return .failure(EditorFailure("/edit could not start \(command)"))
         }

@@ -44,7 +44,9 @@ final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
     }
 
     func edit(_ command: String) async -> String? {
-        if editor == nil { editor = EditLineReader(historyPath: nil, completer: { _ in [] }) }
+        if editor == nil, let output = EditLineReader.terminalOutput() {
+            editor = EditLineReader(output: output, historyPath: nil, completer: { _ in [] })
+        }
         guard let editor else { return nil }
         switch await editor.readLine(prompt: "edit › ", initial: command) {
         case .line(let line): return line

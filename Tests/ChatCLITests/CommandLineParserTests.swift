@@ -180,7 +180,7 @@ import Testing
     /// The command's own flags; every other property of `ChatArguments` is a settings flag.
     private static let commandProperties: Set<String> = [
         "_profile", "_config", "_verbose", "_interactive", "_continueLast", "_conversation", "_list", "_search",
-        "_show", "_export", "_format", "_delete", "_completions", "_help", "_version", "_prompt",
+        "_show", "_export", "_format", "_delete", "_completions", "_help", "_version", "_prompt", "_raw", "_code",
         // Power features.
         "_role", "_listRoles", "_execute", "_historyAppend", "_file", "_models", "_all", "_limit",
     ]
@@ -220,7 +220,8 @@ import Testing
             let label = child.label
             guard label != "_systemPrompt" else { continue }  // -s, --system: named for brevity
             let binding = ChatArguments.SettingBinding(property: String(label.dropFirst()))
-            let options = try parse(child.value is Flag<Bool> ? [binding.flag] : [binding.flag, "1"])
+            let value = binding.key == "render" ? "always" : "1"  // one of its words
+            let options = try parse(child.value is Flag<Bool> ? [binding.flag] : [binding.flag, value])
             #expect(options.overrides.values[binding.key] != nil, "\(binding.flag) does not set \(binding.key)")
         }
     }

@@ -3,15 +3,16 @@ import Testing
 
 @testable import ChatData
 
-/// `ChunkJSONReader` must give exactly what `JSONDecoder` gives, or nil (and then `JSONDecoder`
+/// `ChunkJSONReader` must give exactly what the full reading (`JSONParser` and
+/// `ChatCompletionChunkDTO`) and the plain reference give, or nil (and then the full reading
 /// decides). These tests hold it to that, and check it takes the everyday shapes itself.
 @Suite("Chunk JSON reader")
 struct ChunkJSONReaderTests {
     private static func decoded(_ json: String) -> ChatCompletionChunkDTO? {
-        try? JSON.decode(ChatCompletionChunkDTO.self, from: json, using: JSON.decoder())
+        (try? JSONParser.parse(json)).map(ChatCompletionChunkDTO.init(json:))
     }
 
-    /// Shapes servers send every token: the reader must read them, and agree with JSONDecoder.
+    /// Shapes servers send every token: the reader must read them, and agree with the full reading.
     static let plain: [String] = [
         // OpenAI
         #"{"id":"chatcmpl-B9MBs8CjcvOU2jLn4n570S5qMJKcT","object":"chat.completion.chunk","created":1741569952,"#
@@ -42,14 +43,24 @@ struct ChunkJSONReaderTests {
         #"{"choices":null}"#,
         #"{"choices":[{"delta":null}]}"#,
         "{}",
+        // Fields chat does not use, of any type (these went to JSONDecoder, which failed on them)
+        #"{"created":1.5,"choices":[]}"#,
+        #"{"created":1e3,"id":7,"model":null,"system_fingerprint":{"x":[]},"choices":[]}"#,
+        #"{"created":99999999999999999999,"choices":[{"index":0,"delta":{"content":"A"}}]}"#,
+        #"{"object":5,"error":null,"usage":null,"choices":[{"index":0,"delta":{"content":"A"}}]}"#,
+        #"{"id":"a","id":"b","choices":[{"index":0,"delta":{"content":"A"}}]}"#,  // unused keys may repeat
+        // A lone or reversed surrogate is U+FFFD (JSONDecoder rejected the chunk)
+        #"{"choices":[{"index":0,"delta":{"content":"\ud83c"}}]}"#,
+        #"{"choices":[{"index":0,"delta":{"content":"a\udc00\ud800b\ud800\u0041"}}]}"#,
     ]
 
-    @Test("plain chunks are read, exactly as JSONDecoder reads them", arguments: plain)
+    @Test("plain chunks are read, exactly as the full reading and the reference read them", arguments: plain)
     func plainChunksAreRead(_ json: String) throws {
         let expected = try #require(Self.decoded(json))
         let chunk = try #require(ChunkJSONReader.chunk(json))
         #expect(chunk == expected.plain)
         #expect(Self.events(chunk) == Self.events(expected))
+        #expect(ReferenceChunk.read(Array(json.utf8).trimmedJSONWhitespace) == .chunk(chunk, nil))
     }
 
     private static func events(_ chunk: PlainChunk) -> [ChatEvent] {
@@ -64,21 +75,18 @@ struct ChunkJSONReaderTests {
         return events
     }
 
-    /// Anything unusual: the reader must give up (JSONDecoder then reads it, or rejects it).
+    /// Anything unusual: the reader must give up (the full reading then reads it, or rejects it).
     static let unusual: [String] = [
         #"{"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}"#,
         #"{"error":{"message":"overloaded"}}"#,
         #"{"choices":[{"index":0,"delta":{"content":"A","content":"B"}}]}"#,  // repeated key
         #"{"choices":[{"index":0,"delta":{"cont\u0065nt":"A"}}]}"#,  // escaped key
-        #"{"created":1.5,"choices":[]}"#,
-        #"{"created":1e3,"choices":[]}"#,
         #"{"choices":[{"index":-1,"delta":{"content":"A"}}]}"#,
-        #"{"created":99999999999999999999,"choices":[]}"#,
+        #"{"choices":[{"index":0.0,"delta":{"content":"A"}}]}"#,
         #"{"choices":[{"index":0,"delta":{"content":5}}]}"#,  // wrong type
         #"{"choices":[{"index":"0","delta":{"content":"A"}}]}"#,
         #"{"choices":{"index":0}}"#,
         #"{"choices":[null]}"#,
-        #"{"choices":[{"index":0,"delta":{"content":"\ud83c"}}]}"#,  // lone surrogate
         #"{"choices":[{"index":0,"delta":{"content":"\x"}}]}"#,  // unknown escape
         "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\u{01}b\"}}]}",  // raw control character
         #"{"choices":[],}"#,  // trailing comma
@@ -93,8 +101,8 @@ struct ChunkJSONReaderTests {
         String(repeating: #"{"x":["#, count: 40) + String(repeating: "]}", count: 40),
     ]
 
-    @Test("unusual chunks are left to JSONDecoder", arguments: unusual)
-    func unusualChunksAreLeftToJSONDecoder(_ json: String) {
+    @Test("unusual chunks are left to the full reading", arguments: unusual)
+    func unusualChunksAreLeftToTheFullReading(_ json: String) {
         #expect(ChunkJSONReader.chunk(json) == nil)
     }
 

@@ -37,6 +37,15 @@ struct ChunkShapeTests {
         openAI(content: "x", id: "chatcmpl-other-id-entirely"), openAI(content: "x", obfuscation: "a much longer pad"),
     ]
 
+    @Test("a lone surrogate is U+FFFD through the shape, as in full")
+    func loneSurrogate() throws {
+        let shape = try Self.shape(Self.openAI(content: "Hi"))
+        let json = Self.openAI(content: "\\ud83c!")
+        let viaShape = try #require(Self.viaShape(shape, json))
+        #expect(viaShape.delta.content == "\u{FFFD}!")
+        #expect(viaShape == ChunkJSONReader.chunk(json))
+    }
+
     @Test("chunks that differ only in string values take the shape", arguments: sameShape)
     func differentValues(_ json: String) throws {
         let shape = try Self.shape(Self.openAI(content: "Hi"))
@@ -54,7 +63,6 @@ struct ChunkShapeTests {
         openAI(content: "Hi") + " x",  // trailing garbage
         String(openAI(content: "Hi").dropLast()),  // cut short
         openAI(content: #"a","x":"b"#),  // a quote that ends the value early: other keys follow
-        openAI(content: "\\ud83c"),  // a lone surrogate: invalid, as the full reader finds
         openAI(content: "a\u{01}b"),  // a raw control character
         openAI(content: "\\x"),  // an unknown escape
         "{}",
@@ -72,7 +80,7 @@ struct ChunkShapeTests {
         let shape = try Self.shape(template)
         let error = try #require(Self.viaShape(shape, #"{"object":"error","message":"busy","choices":[]}"#))
         #expect(error.isErrorObject)
-        // An escaped `object` is left to JSONDecoder, through the shape as in full.
+        // An escaped `object` is left to the full reading, through the shape as in full.
         let escaped = #"{"object":"\u0065rror","message":"busy","choices":[]}"#
         #expect(Self.viaShape(shape, escaped) == nil)
         #expect(ChunkJSONReader.chunk(escaped) == nil)

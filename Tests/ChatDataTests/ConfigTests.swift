@@ -190,6 +190,13 @@ struct ConfigFileTests {
                 json: #"{"profiles": {"work": {"temperature": "hot"}}}"#, key: "profiles.work.temperature",
                 problem: "expected a number, got a string"),
             IssueCase(json: "[1]", key: "(file)", problem: "expected a JSON object at the top, got an array"),
+            // Strict JSON (a trailing comma was accepted silently before issue 17), located.
+            IssueCase(
+                json: "{\"model\": \"m\",}", key: "(file)",
+                problem: "not valid JSON: line 1, column 15: a comma before }"),
+            IssueCase(
+                json: "{\n\"model\": \"m\"\n\"stream\": true}", key: "(file)",
+                problem: "not valid JSON: line 3, column 1: a comma or } expected after the value of \"model\""),
         ])
     func badConfigNamesKey(_ testCase: IssueCase) {
         #expect(throws: ConfigIssue(key: testCase.key, problem: testCase.problem)) {
@@ -212,6 +219,15 @@ struct ConfigFileTests {
             #expect(error.problem.hasPrefix("unknown key"))
             #expect(error.problem.contains("model"))
         }
+    }
+
+    @Test("an unknown key close to a known one suggests it; a repeated key takes its last value")
+    func unknownKeySuggestsAndRepeatedKeyTakesTheLast() throws {
+        #expect(throws: ConfigIssue(key: "modle", problem: "unknown key; did you mean model?")) {
+            try ConfigFile(bytes: Array(#"{"modle": "x"}"#.utf8))
+        }
+        let file = try ConfigFile(bytes: Array(#"{"model": "first", "model": "last"}"#.utf8))
+        #expect(file.top["model"] == .text("last"))
     }
 
     @Test("profiles and default_profile are not keys of a profile")
@@ -904,6 +920,225 @@ struct ConfigErrorTests {
             }
             #expect(message.contains("must start with http:// or https://"))
             #expect(message.contains("from \(source)"))
+        }
+    }
+}
+
+// MARK: - A key goes only where it was configured to go
+
+@Suite("Key origin")
+struct KeyOriginTests {
+    /// A profile `smart` on its own server with its key from `source` (a JSON member), and a
+    /// top-level key from `topSource` if given.
+    private static func config(_ dir: TempDir, source: String, top: String = "") -> String {
+        dir.config(
+            """
+            {\(top.isEmpty ? "" : top + ","),
+             "profiles": {"smart": {"base_url": "https://smart.example/v1", \(source)}}}
+            """.replacingOccurrences(of: "{,", with: "{"))
+    }
+
+    /// Each way a profile can name its key, with what the environment needs for it.
+    private static func sources(_ dir: TempDir) -> [(member: String, environment: [String: String])] {
+        let file = dir.write("smart.key", "sk-file-SMART\n")
+        return [
+            (#""api_key": "sk-literal-SMART""#, [:]),
+            (#""api_key_env": "SMART_KEY""#, ["SMART_KEY": "sk-env-SMART"]),
+            (#""api_key_file": "\#(file)""#, [:]),
+            (#""api_key_command": "echo sk-command-SMART""#, [:]),
+        ]
+    }
+
+    @Test("a profile's key goes to the profile's base_url, whatever its source")
+    func profileKeyGoesHome() throws {
+        try withTempDir { dir throws in
+            for (member, environment) in Self.sources(dir) {
+                let path = Self.config(dir, source: member)
+                let settings = try resolve(config: path, environment) { $0.profile = "smart" }
+                #expect(settings.server.apiKey?.hasSuffix("SMART") == true, "\(member)")
+                #expect(settings.notes.isEmpty)
+                // The same origin under another path is still home.
+                let samePlace = try resolve(config: path, environment) {
+                    $0.profile = "smart"
+                    $0.flag("base_url", "https://SMART.example:443/other/v1")
+                }
+                #expect(samePlace.server.apiKey?.hasSuffix("SMART") == true, "\(member)")
+            }
+        }
+    }
+
+    @Test("--base-url to another origin: the profile's key stays home, OPENAI_API_KEY goes instead")
+    func profileKeyStaysHomeEnvironmentKeyGoes() throws {
+        try withTempDir { dir throws in
+            for (member, environment) in Self.sources(dir) {
+                let path = Self.config(dir, source: member)
+                let settings = try resolve(config: path, environment.merging(key) { $1 }) {
+                    $0.profile = "smart"
+                    $0.flag("base_url", "https://other.example/v1")
+                }
+                #expect(settings.server.apiKey == "sk-env", "\(member)")
+                #expect(
+                    settings.notes == [
+                        "the API key of profile smart stays with https://smart.example; --base-url goes to "
+                            + "https://other.example, so the request carries OPENAI_API_KEY"
+                    ])
+            }
+        }
+    }
+
+    @Test("--base-url to another origin without OPENAI_API_KEY: no key, and a remote server says so")
+    func profileKeyStaysHomeNoKey() throws {
+        try withTempDir { dir throws in
+            for (member, environment) in Self.sources(dir) {
+                let path = Self.config(dir, source: member)
+                let loopback = try resolve(config: path, environment) {
+                    $0.profile = "smart"
+                    $0.flag("base_url", "http://127.0.0.1:9/v1")
+                }
+                #expect(loopback.server.apiKey == nil, "\(member)")
+                #expect(loopback.notes.first?.hasSuffix("so the request carries no key") == true)
+                let remote = resolveError(
+                    environment,
+                    flags {
+                        $0.configPath = path
+                        $0.profile = "smart"
+                        $0.flag("base_url", "https://other.example/v1")
+                    })
+                guard case .missingAPIKey(let message)? = remote else {
+                    Issue.record("expected missingAPIKey, got \(String(describing: remote))")
+                    continue
+                }
+                #expect(message.contains("the API key of profile smart is only sent to https://smart.example"))
+            }
+        }
+    }
+
+    @Test("a key that stays home is not even read: its command is not run, its variable may be unset")
+    func keyThatStaysHomeIsNotRead() throws {
+        try withTempDir { dir throws in
+            let marker = dir.path + "/ran"
+            let path = dir.config(
+                """
+                {"default_profile": "fast", "profiles": {
+                  "fast": {"base_url": "https://fast.example/v1", "api_key_env": "FAST_KEY"},
+                  "cmd": {"base_url": "https://cmd.example/v1", "api_key_command": "touch \(marker); echo sk-x"}}}
+                """)
+            // The default profile's variable is unset: an explicit loopback --base-url still works.
+            let settings = try resolve(config: path, [:]) { $0.flag("base_url", "http://localhost:11434/v1") }
+            #expect(settings.server.apiKey == nil)
+            #expect(settings.server.baseURL == "http://localhost:11434/v1")
+            // Without --base-url the variable is needed, as before.
+            let error = resolveError([:], flags { $0.configPath = path })
+            #expect(configMessage(error, file: path) == "profiles.fast.api_key_env names FAST_KEY, which is not set")
+            _ = try resolve(config: path, [:]) {
+                $0.profile = "cmd"
+                $0.flag("base_url", "http://127.0.0.1:9/v1")
+            }
+            #expect(!FileManager.default.fileExists(atPath: marker))
+        }
+    }
+
+    @Test("the top level's key belongs to the base URL the run uses without flags")
+    func topLevelKeyStaysHome() throws {
+        try withTempDir { dir throws in
+            let path = dir.config(#"{"base_url": "https://top.example/v1", "api_key": "sk-top-SECRET"}"#)
+            #expect(try resolve(config: path, [:]).server.apiKey == "sk-top-SECRET")
+            let moved = try resolve(config: path, [:]) { $0.flag("base_url", "http://127.0.0.1:9/v1") }
+            #expect(moved.server.apiKey == nil)
+            #expect(
+                moved.notes.first?.hasPrefix("the top-level API key of \(path) stays with https://top.example") == true)
+            // OPENAI_BASE_URL is where the run goes without flags: the key goes there.
+            let environment = ["OPENAI_BASE_URL": "https://env.example/v1"]
+            #expect(try resolve(config: path, environment).server.apiKey == "sk-top-SECRET")
+        }
+    }
+
+    @Test("OPENAI_API_KEY goes wherever --base-url points, as before")
+    func environmentKeyFollowsTheFlag() throws {
+        let settings = try resolve(key, flags { $0.flag("base_url", "https://other.example/v1") })
+        #expect(settings.server.apiKey == "sk-env")
+        #expect(settings.notes.isEmpty)
+    }
+
+    @Test("a profile on its own server with no key gets OPENAI_API_KEY only when --base-url leaves it")
+    func ownServerWithoutKey() throws {
+        let home = try resolve(key, flags { $0.profile = "local" })
+        #expect(home.server.apiKey == nil)
+        let moved = try resolve(
+            key,
+            flags {
+                $0.profile = "local"
+                $0.flag("base_url", "https://api.openai.com/v1")
+            })
+        #expect(moved.server.apiKey == "sk-env")
+    }
+
+    @Test(
+        "origins",
+        arguments: [
+            ("https://a.example/v1", "https://A.EXAMPLE:443/x", true),
+            ("http://a.example/v1", "http://a.example:80", true),
+            ("http://a.example/v1", "https://a.example/v1", false),
+            ("http://a.example:8080", "http://a.example:8081", false),
+            ("http://a.example", "http://b.example", false), ("http://user:pw@[::1]:8/v1", "http://[::1]:8/", true),
+            ("http://127.0.0.1:8080/v1", "http://localhost:8080/v1", false),
+        ])
+    func origins(_ a: String, _ b: String, _ same: Bool) {
+        #expect((URLOrigin(a) == URLOrigin(b)) == same)
+        #expect(URLOrigin(a) != nil)
+    }
+}
+
+// MARK: - Certificates
+
+@Suite("TLS settings")
+struct TLSSettingsTests {
+    @Test("the CA file comes from --ca-cert, the profile, the top level, SSL_CERT_FILE, CURL_CA_BUNDLE, in that order")
+    func caFileOrder() throws {
+        try withTempDir { dir throws in
+            let files = ["flag", "profile", "top", "ssl", "curl"].map { dir.write("\($0).pem", "pem") }
+            let path = dir.config(
+                #"{"ca_cert": "\#(files[2])", "profiles": {"p": {"ca_cert": "\#(files[1])"}, "bare": {}}}"#)
+            let environment = ["SSL_CERT_FILE": files[3], "CURL_CA_BUNDLE": files[4]].merging(key) { $1 }
+            func tls(_ environment: [String: String], _ configure: (inout SettingOverrides) -> Void) throws
+                -> TLSConfiguration
+            {
+                try resolve(config: path, environment, configure).server.tls
+            }
+            #expect(
+                try tls(environment) {
+                    $0.profile = "p"; $0.flag("ca_cert", files[0])
+                }.trustStore
+                    == "\(files[0]) (from --ca-cert)")
+            #expect(try tls(environment) { $0.profile = "p" }.trustStore == "\(files[1]) (from profile p)")
+            #expect(try tls(environment) { $0.profile = "bare" }.trustStore == "\(files[2]) (from ca_cert in \(path))")
+            let bare = dir.write("bare.json", "{}")
+            #expect(try resolve(config: bare, environment).server.tls.trustStore == "\(files[3]) (from SSL_CERT_FILE)")
+            #expect(
+                try resolve(config: bare, ["CURL_CA_BUNDLE": files[4]].merging(key) { $1 }).server.tls.trustStore
+                    == "\(files[4]) (from CURL_CA_BUNDLE)")
+            #expect(try resolve(config: bare, key).server.tls == TLSConfiguration())
+        }
+    }
+
+    @Test("~/ is expanded, and a missing file is a setting error for https only")
+    func pathsAreChecked() throws {
+        try withTempDir { dir throws in
+            dir.write("home/ca.pem", "pem")
+            let environment = ["HOME": dir.path + "/home"].merging(key) { $1 }
+            let settings = try resolve(environment, flags { $0.flag("ca_cert", "~/ca.pem") })
+            #expect(settings.server.tls.caCertificate == dir.path + "/home/ca.pem")
+            let error = resolveError(environment, flags { $0.flag("client_cert", "~/none.pem") })
+            #expect(
+                error
+                    == .setting("the client certificate \(dir.path)/home/none.pem (from --client-cert) does not exist"))
+            let plain = try resolve(
+                environment,
+                flags {
+                    $0.flag("client_cert", "~/none.pem")
+                    $0.flag("base_url", "http://127.0.0.1:9/v1")
+                })
+            #expect(plain.server.tls.clientCertificate == dir.path + "/home/none.pem")
         }
     }
 }

@@ -233,8 +233,7 @@ struct HTTPErrorMapperTests {
     func openRouterNumericCodeDecodes() throws {
         let body =
             #"{"error":{"message":"Rate limit exceeded: free-models-per-day","code":429,"metadata":{"headers":{}}}}"#
-        let dto = try JSON.decode(APIErrorDTO.self, from: body, using: JSON.decoder())
-        let detail = try #require(dto.detail)
+        let detail = try #require(APIErrorDTO(json: try JSONParser.parse(body)))
         #expect(detail.message == "Rate limit exceeded: free-models-per-day")
         #expect(detail.code == "429")
         #expect(

@@ -32,7 +32,7 @@ private struct PlainTextProvider: ChatProvider {
             headers: [("Plain-Version", "1")])
     }
 
-    func fallback(from variant: String, after error: ChatError) -> String? {
+    func fallback(from variant: String, after error: ChatError, detail: ServerErrorDetail?) -> String? {
         guard case .badRequest = error, variant == "fancy" else { return nil }
         return "simple"
     }

@@ -15,6 +15,7 @@ struct SettingsTableTests {
         case .wholeNumber(let minimum, _): return .wholeNumber(minimum)
         case .boolean: return .boolean(false)
         case .stringMap: return .stringMap(["X-A": "1"])
+        case .choice(let words): return .text(words[0])
         }
     }
 
@@ -73,6 +74,10 @@ struct SettingsTableTests {
             FlagCase(key: "model", flag: "--model", text: "", message: "--model needs a non-empty value"),
             FlagCase(key: "base_url", flag: "--base-url", text: "", message: "--base-url needs a non-empty value"),
             FlagCase(key: "system_prompt", flag: "--system", text: "", message: nil),
+            FlagCase(
+                key: "render", flag: "--render", text: "sometimes",
+                message: #"--render expects auto, always or never, got "sometimes""#),
+            FlagCase(key: "render", flag: "--render", text: "never", message: nil),
         ])
     func flagValueIsChecked(_ testCase: FlagCase) {
         var overrides = SettingOverrides()

@@ -8,8 +8,10 @@ import ChatDomain
 enum StreamProperties {
     /// What is wrong with how `input` is read: nothing (empty) when fed whole, byte by byte (when
     /// short), at random cuts drawn from `random`, and cut after every CR and 0xEF the outcome is
-    /// the same; the parser agrees with `ReferenceSSE`; `ChunkJSONReader` agrees with
-    /// `JSONDecoder` whenever it reads a chunk; and the decoder throws only
+    /// the same; the parser agrees with `ReferenceSSE`; every event's data is read alike by the
+    /// three JSON readers — `JSONParser` agrees with `ReferenceJSON`, the full reading
+    /// (`ChatStreamDecoder.readInFull`) with `ReferenceChunk`, and `ChunkJSONReader` (and
+    /// `ChunkShape`) with `ReferenceChunk` whenever it reads a chunk; and the decoder throws only
     /// `ChatError.streamError` or `.malformedResponse`.
     static func violations(_ input: [UInt8], random: inout SplitMix64) -> [String] {
         var problems: [String] = []
@@ -22,26 +24,15 @@ enum StreamProperties {
             problems.append("the decoder threw \(error), which is not a stream or format error")
         }
         if let foreign = whole.foreignError { problems.append("not a ChatError: \(foreign)") }
-        // The plain chunk reader reads what JSONDecoder reads, or leaves the chunk to JSONDecoder;
-        // and a chunk read through the previous chunk's shape reads as it does in full.
+
+        // Each event's data as the decoder sees it: raw bytes, whitespace around trimmed.
+        var datas: [[UInt8]] = []
+        var parser = SSEParser()
+        parser.push(input) { event in datas.append(Array(event.data).trimmedJSONWhitespace) }
+        parser.finish()
         var shape: ChunkShape?
-        for event in whole.sse {
-            let data = event.data.trimmingASCIIWhitespace()
-            var bytesOfData = data
-            bytesOfData.withUTF8 { bytes in
-                let full = ChunkJSONReader.read(bytes)
-                if let plain = full?.chunk,
-                    plain
-                        != (try? JSON.decode(ChatCompletionChunkDTO.self, from: data, using: JSON.decoder()))
-                        .map(\.plain)
-                {
-                    problems.append("ChunkJSONReader read \(data.excerpt()) unlike JSONDecoder")
-                }
-                if let viaShape = shape?.read(bytes), viaShape != full?.chunk {
-                    problems.append("ChunkShape read \(data.excerpt()) unlike the full reader")
-                }
-                if let next = full?.shape { shape = next }
-            }
+        for data in datas {
+            problems += chunkViolations(data, shape: &shape)
         }
 
         var splits: [[Int]] = []
@@ -60,6 +51,279 @@ enum StreamProperties {
             }
         }
         return problems
+    }
+}
+
+extension StreamProperties {
+    /// What is wrong with how the three JSON readers read one event's `data`; `shape` is the
+    /// last chunk's shape, as the decoder keeps it.
+    static func chunkViolations(_ data: [UInt8], shape: inout ChunkShape?) -> [String] {
+        var problems: [String] = []
+        let shown = String(decoding: data, as: UTF8.self).excerpt()
+        let parsed = try? JSONParser.parse(data)
+        let referenceTree = ReferenceJSON.parse(data)
+        if parsed != referenceTree {
+            problems.append(
+                "JSONParser read \(shown) as \(String(describing: parsed)), the reference as \(String(describing: referenceTree))"
+            )
+        }
+        let expected = ReferenceChunk.read(data)
+        let full: ReferenceChunk.Reading
+        do {
+            full = try data.withUnsafeBufferPointer { bytes throws(ChatError) in
+                switch try ChatStreamDecoder.readInFull(bytes) {
+                case .error(let error): return .error(error.message)
+                case .chunk(let chunk): return .chunk(chunk.plain, chunk.usage)
+                }
+            }
+        } catch {
+            full = .notAChunk
+        }
+        if full != expected {
+            problems.append("readInFull read \(shown) as \(full), the reference as \(expected)")
+        }
+        data.withUnsafeBufferPointer { bytes in
+            let fast = ChunkJSONReader.read(bytes)
+            if let plain = fast?.chunk {
+                let agrees: Bool
+                if plain.isErrorObject {
+                    if case .error = expected { agrees = true } else { agrees = false }
+                } else {
+                    agrees = expected == .chunk(plain, nil)
+                }
+                if !agrees {
+                    problems.append("ChunkJSONReader read \(shown) as \(plain), the reference as \(expected)")
+                }
+            }
+            if let viaShape = shape?.read(bytes), viaShape != fast?.chunk {
+                problems.append("ChunkShape read \(shown) unlike the full reader")
+            }
+            if let next = fast?.shape { shape = next }
+        }
+        return problems
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Without the spaces, tabs, CRs and LFs around it, as the decoder trims an event's data.
+    var trimmedJSONWhitespace: [UInt8] {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return []
+        }
+        return Array(self[first...last])
+    }
+}
+
+/// JSON read the plain way, as RFC 8259 words it, with chat's two lenient rules: a key that
+/// appears twice takes its last value; a `\u` escape that is not part of a surrogate pair is
+/// U+FFFD (the standard library's UTF-16 decoding), as are bytes that are not UTF-8. One leading
+/// BOM is skipped; values nested `JSONParser.maxDepth` deep are refused. Written for clarity,
+/// not speed, and apart from `JSONParser` and `JSONStringScanner`, so the three agree only if
+/// each is right.
+enum ReferenceJSON {
+    static func parse(_ bytes: [UInt8]) -> JSONValue? {
+        var input = bytes[...]
+        if input.starts(with: [0xEF, 0xBB, 0xBF]) { input = input.dropFirst(3) }
+        var reader = Reader(rest: input)
+        guard let value = reader.value(depth: 0) else { return nil }
+        reader.skipSpace()
+        return reader.rest.isEmpty ? value : nil
+    }
+
+    private struct Reader {
+        var rest: ArraySlice<UInt8>
+
+        mutating func skipSpace() {
+            while let byte = rest.first, [0x20, 0x0A, 0x0D, 0x09].contains(byte) { rest = rest.dropFirst() }
+        }
+
+        mutating func take(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard rest.first == byte else { return false }
+            rest = rest.dropFirst()
+            return true
+        }
+
+        mutating func value(depth: Int) -> JSONValue? {
+            skipSpace()
+            guard depth < JSONParser.maxDepth, let first = rest.first else { return nil }
+            for (word, value) in [("true", JSONValue.bool(true)), ("false", .bool(false)), ("null", .null)]
+            where rest.starts(with: Array(word.utf8)) {
+                rest = rest.dropFirst(word.utf8.count)
+                return value
+            }
+            switch first {
+            case UInt8(ascii: "{"):
+                rest = rest.dropFirst()
+                var members: [String: JSONValue] = [:]
+                if take(UInt8(ascii: "}")) { return .object(members) }
+                repeat {
+                    skipSpace()
+                    guard let key = string(), take(UInt8(ascii: ":")), let value = value(depth: depth + 1) else {
+                        return nil
+                    }
+                    members[key] = value  // the last value of a repeated key
+                } while take(UInt8(ascii: ","))
+                return take(UInt8(ascii: "}")) ? .object(members) : nil
+            case UInt8(ascii: "["):
+                rest = rest.dropFirst()
+                var elements: [JSONValue] = []
+                if take(UInt8(ascii: "]")) { return .array(elements) }
+                repeat {
+                    guard let value = value(depth: depth + 1) else { return nil }
+                    elements.append(value)
+                } while take(UInt8(ascii: ","))
+                return take(UInt8(ascii: "]")) ? .array(elements) : nil
+            case UInt8(ascii: "\""):
+                return string().map(JSONValue.string)
+            default:
+                return number().map(JSONValue.number)
+            }
+        }
+
+        /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
+        mutating func number() -> Double? {
+            var text = ""
+            func digits(_ reader: inout Reader) -> String {
+                let run = reader.rest.prefix { (0x30...0x39).contains($0) }
+                reader.rest = reader.rest.dropFirst(run.count)
+                return String(decoding: run, as: UTF8.self)
+            }
+            if rest.first == UInt8(ascii: "-") {
+                text += "-"
+                rest = rest.dropFirst()
+            }
+            let whole = digits(&self)
+            guard !whole.isEmpty, whole == "0" || !whole.hasPrefix("0") else { return nil }
+            text += whole
+            if rest.first == UInt8(ascii: ".") {
+                rest = rest.dropFirst()
+                let fraction = digits(&self)
+                guard !fraction.isEmpty else { return nil }
+                text += "." + fraction
+            }
+            if let e = rest.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+                rest = rest.dropFirst()
+                text += "e"
+                if let sign = rest.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                    text += String(UnicodeScalar(sign))
+                    rest = rest.dropFirst()
+                }
+                let exponent = digits(&self)
+                guard !exponent.isEmpty else { return nil }
+                text += exponent
+            }
+            return Double(text)
+        }
+
+        /// A string: raw runs decoded as UTF-8, runs of `\u` escapes as UTF-16, both with U+FFFD
+        /// for what does not decode.
+        mutating func string() -> String? {
+            guard rest.first == UInt8(ascii: "\"") else { return nil }
+            rest = rest.dropFirst()
+            var text = ""
+            var raw: [UInt8] = []
+            var units: [UInt16] = []
+            func flush() {
+                text += String(decoding: raw, as: UTF8.self) + String(decoding: units, as: UTF16.self)
+                raw = []
+                units = []
+            }
+            while let byte = rest.first {
+                rest = rest.dropFirst()
+                switch byte {
+                case UInt8(ascii: "\""):
+                    flush()
+                    return text
+                case UInt8(ascii: "\\"):
+                    guard let kind = rest.first else { return nil }
+                    rest = rest.dropFirst()
+                    if kind == UInt8(ascii: "u") {
+                        guard rest.count >= 4,
+                            let unit = UInt16(String(decoding: rest.prefix(4), as: UTF8.self), radix: 16),
+                            rest.prefix(4).allSatisfy({ UInt8(ascii: "+") != $0 && UInt8(ascii: "-") != $0 })
+                        else { return nil }
+                        rest = rest.dropFirst(4)
+                        if !raw.isEmpty { flush() }
+                        units.append(unit)
+                        continue
+                    }
+                    let simple: [UInt8: UInt8] = [
+                        UInt8(ascii: "\""): 0x22, UInt8(ascii: "\\"): 0x5C, UInt8(ascii: "/"): 0x2F,
+                        UInt8(ascii: "b"): 0x08,
+                        UInt8(ascii: "f"): 0x0C, UInt8(ascii: "n"): 0x0A, UInt8(ascii: "r"): 0x0D,
+                        UInt8(ascii: "t"): 0x09,
+                    ]
+                    guard let resolved = simple[kind] else { return nil }
+                    if !units.isEmpty { flush() }
+                    raw.append(resolved)
+                case 0x00..<0x20:
+                    return nil
+                default:
+                    if !units.isEmpty { flush() }
+                    raw.append(byte)
+                }
+            }
+            return nil
+        }
+    }
+}
+
+/// What chat uses of an event's data, by the rules as the issue words them, read from
+/// `ReferenceJSON`'s tree: an `error` that is an object or a string, or `"object": "error"`,
+/// is the server's error (its `message` if a string, else its `type` if a string, else "no
+/// message"); otherwise choice 0 is the first object in `choices` (if an array) whose `index` is
+/// 0 or not a number, with the texts of its `delta` (if an object) and its `finish_reason` that
+/// are strings, and `usage` (if an object) gives the counts that are whole numbers. Everything
+/// else is ignored.
+enum ReferenceChunk {
+    enum Reading: Equatable {
+        case notAChunk
+        case error(String)
+        case chunk(PlainChunk, UsageDTO?)
+    }
+
+    static func read(_ data: [UInt8]) -> Reading {
+        guard case .object(let members)? = ReferenceJSON.parse(data) else { return .notAChunk }
+        func text(_ value: JSONValue?) -> String? {
+            if case .string(let text)? = value { return text }
+            return nil
+        }
+        func message(_ object: [String: JSONValue]) -> String {
+            text(object["message"]) ?? text(object["type"]) ?? "no message"
+        }
+        switch members["error"] {
+        case .object(let error)?: return .error(message(error))
+        case .string(let error)?: return .error(error)
+        default: if text(members["object"]) == "error" { return .error(message(members)) }
+        }
+        var chunk = PlainChunk()
+        if case .array(let choices)? = members["choices"] {
+            for case .object(let choice) in choices {
+                if case .number(let index)? = choice["index"], index != 0 { continue }
+                if case .object(let delta)? = choice["delta"] {
+                    chunk.delta = .init(
+                        role: text(delta["role"]), content: text(delta["content"]), refusal: text(delta["refusal"]),
+                        reasoning_content: text(delta["reasoning_content"]), reasoning: text(delta["reasoning"]))
+                }
+                chunk.finishReason = text(choice["finish_reason"])
+                break
+            }
+        }
+        var usage: UsageDTO?
+        if case .object(let counts)? = members["usage"] {
+            func whole(_ value: JSONValue?) -> Int? {
+                guard case .number(let number)? = value, number == number.rounded(), abs(number) < 9.0e18 else {
+                    return nil
+                }
+                return Int(number)
+            }
+            usage = UsageDTO(
+                prompt_tokens: whole(counts["prompt_tokens"]), completion_tokens: whole(counts["completion_tokens"]),
+                total_tokens: whole(counts["total_tokens"]))
+        }
+        return .chunk(chunk, usage)
     }
 }
 

@@ -17,7 +17,8 @@ import Testing
 ///
 /// Inputs: random bytes; random bytes from an event-stream alphabet; valid chunk streams
 /// (text, reasoning, finish, usage, `[DONE]`, every error shape, comments, ids, multi-line data,
-/// LF/CR/CRLF endings, a BOM), then randomly mutated (truncated, CR/LF/CRLF/BOM/invalid UTF-8/
+/// LF/CR/CRLF endings, a BOM, chunks with unused fields of any type, repeated keys and lone
+/// surrogates), then randomly mutated (truncated, CR/LF/CRLF/BOM/invalid UTF-8/
 /// JSON-ish garbage injected, bytes replaced, ranges deleted or doubled); huge lines; deeply
 /// nested JSON and errors. Each input is fed whole, byte by byte (when short) and split at
 /// random points (empty pieces included).
@@ -26,7 +27,9 @@ import Testing
 /// `scripts/fuzz`): nothing crashes or hangs (an input that runs over 20 s ends the run, naming
 /// its seed; the default run has a one-minute limit); the parser's events and the decoder's
 /// events, error, `isDone` and `isComplete` are the same however the input is split; the parser
-/// agrees with a plain reading of the spec on the whole input; the decoder throws only
+/// agrees with a plain reading of the spec on the whole input; each event's data is read alike
+/// by `JSONParser` and `ReferenceJSON`, and by the full reading, the fast chunk reader and
+/// `ReferenceChunk` (the decoding rules read plainly); the decoder throws only
 /// `ChatError.streamError` or `.malformedResponse`.
 ///
 /// The run is reproducible: a fixed seed (printed with any failure) and SplitMix64.
@@ -164,6 +167,8 @@ private enum StreamGenerator {
         "{", "}", "[", "]", ":", ",", "\"", "null", "true", "false", "-0", "1e400", "18446744073709551616",
         "\"\\ud800\"", "\"\\u0000\"", "\"\\", "\"choices\":", "\"delta\":{", "\"content\":", "\"error\":",
         "\"message\":", "\"finish_reason\":", "\"index\":-1", "\"usage\":{\"prompt_tokens\":-5}", "[DONE]", "data:",
+        "\\udc00", "\\ud83d\\ude00", "\\ud800\\u0041", ",}", ",]", "\"created\":1.5e9,", "\"id\":7,", "\"index\":0.0",
+        "\"content\":\"dup\",", "\"choices\":null,", "\"error\":null,", "\"object\":5,", "\"cont\\u0065nt\":",
     ]
 
     /// One input, of a randomly chosen kind.
@@ -192,7 +197,7 @@ private enum StreamGenerator {
             out += Array(text.utf8) + (random.chance(85) ? end : random.pick(lineEnds))
         }
         for _ in 0..<random.below(9) {
-            switch random.below(16) {
+            switch random.below(18) {
             case 0...4: line("data: " + chunk(content: text(&random)), &random)
             case 5: line("data: " + chunk(reasoning: text(&random)), &random)
             case 6: line("data: " + chunk(finish: random.pick(["stop", "length", "error", "", "tool_calls"])), &random)
@@ -208,6 +213,7 @@ private enum StreamGenerator {
             case 11: line("error: " + errorObject(&random), &random)
             case 12: line(random.pick([": keep-alive", ":", ": OPENROUTER PROCESSING", "retry: 3000"]), &random)
             case 13: line("id: " + String(random.below(1000)), &random)
+            case 15, 16: line("data: " + random.pick(lenientChunks), &random)
             case 14:
                 // One JSON object over two data lines: joined with LF, still valid JSON.
                 line(#"data: {"choices":[{"index":0,"delta":"#, &random)
@@ -226,6 +232,25 @@ private enum StreamGenerator {
         }
         return out
     }
+
+    /// Chunks with fields chat does not use of every type and value, keys that repeat, lone
+    /// surrogates and odd values where chat reads one: each must read by the lenient rules.
+    static let lenientChunks: [String] = [
+        #"{"id":5,"created":1.5e9,"model":null,"system_fingerprint":{"a":[1]},"choices":[{"index":0,"delta":{"content":"x"}}]}"#,
+        #"{"choices":[{"index":0,"delta":{"content":"first","content":"last"}}]}"#,
+        #"{"choices":[{"index":0,"delta":{"content":"a"}}],"choices":[{"index":0,"delta":{"content":"b"}}]}"#,
+        #"{"choices":[{"index":0,"index":1,"delta":{"content":"not choice 0"}}]}"#,
+        #"{"choices":[{"index":0,"delta":{"content":"lone \ud800 high, \udc00 low, \udc00\ud800 reversed, \ud83d\ude00 pair"}}]}"#,
+        #"{"choices":[{"index":0,"delta":{"cont\u0065nt":"escaped key"}}]}"#,
+        #"{"choices":[null,5,"x",{"delta":{"content":"after non-objects"}}]}"#,
+        #"{"error":null,"object":7,"choices":[{"index":0.0,"delta":{"content":"zero as a float"}}]}"#,
+        #"{"choices":[{"index":"1","delta":{"content":"index not a number"},"finish_reason":5}]}"#,
+        #"{"choices":[{"index":0,"delta":{"content":5,"role":null,"refusal":["r"]},"finish_reason":null}]}"#,
+        #"{"choices":[{"index":0,"delta":"not an object"}],"usage":{"prompt_tokens":2.0,"completion_tokens":1.5,"total_tokens":"3"}}"#,
+        #"{"choices":[],"usage":[1,2]}"#, #"{"error":5,"object":"error","type":"only a type"}"#,
+        #"{"error":{"message":7,"type":"typed"}}"#, #"{"choices":[{"index":1e20,"delta":{"content":"huge index"}}]}"#,
+        #"{"choices":[{"index":-0,"delta":{"content":"minus zero"}}]}"#, #"{"choices":[1,],}"#,
+    ]
 
     static func mutate(_ bytes: inout [UInt8], _ random: inout SplitMix64) {
         let at = random.below(bytes.count + 1)

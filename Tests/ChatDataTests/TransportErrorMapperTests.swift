@@ -12,8 +12,10 @@ struct TransportErrorMapperTests {
     @Test(
         "a libcurl code names how the connection failed",
         arguments: [
-            (7, ConnectionFailure.refused), (6, .hostNotFound), (5, .proxyNotFound), (35, .tls), (60, .tls),
-            (52, .other), (28, .other),
+            // 60 (a certificate that does not verify) and 77 (a CA file that cannot be used) were `.tls`:
+            // they now name the trust store (issue 17).
+            (7, ConnectionFailure.refused), (6, .hostNotFound), (5, .proxyNotFound), (35, .tls),
+            (60, .certificate(trustStore: nil)), (77, .certificate(trustStore: nil)), (52, .other), (28, .other),
         ])
     func codeNamesTheFailure(_ code: Int, _ failure: ConnectionFailure) {
         let error = Self.direct.error(for: DataError.transport(code: code, message: "libcurl says"), midStream: false)
@@ -24,6 +26,25 @@ struct TransportErrorMapperTests {
     func proxyFailuresNameTheProxy(_ code: Int) {
         let error = Self.proxied.error(for: DataError.transport(code: code, message: "m"), midStream: false)
         #expect(error == .connection(.proxy("http://127.0.0.1:3128 (from HTTPS_PROXY)"), message: "m"))
+    }
+
+    @Test("a certificate that does not verify names the CA file used")
+    func certificateNamesTheTrustStore() {
+        let mapper = TransportErrorMapper(proxyInUse: nil, trustStore: "/ca.pem (from --ca-cert)")
+        let error = mapper.error(for: DataError.transport(code: 60, message: "m"), midStream: false)
+        #expect(error == .connection(.certificate(trustStore: "/ca.pem (from --ca-cert)"), message: "m"))
+    }
+
+    @Test("a server that wants a client certificate says so, and is not retried")
+    func clientCertificateWanted() {
+        let failure = DataError.transport(
+            code: 56, message: "OpenSSL SSL_read: error:0A00045C:SSL routines::tlsv13 alert certificate required")
+        guard case .connection(.clientCertificateWanted, _) = Self.direct.error(for: failure, midStream: false) else {
+            Issue.record("not clientCertificateWanted")
+            return
+        }
+        #expect(!TransportErrorMapper.isRetryable(failure))
+        #expect(TransportErrorMapper.isRetryable(DataError.transport(code: 56, message: "reset")))
     }
 
     @Test("through a proxy, a host that is not found is still the host")

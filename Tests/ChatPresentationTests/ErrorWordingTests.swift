@@ -76,6 +76,24 @@ struct ErrorWordingTests {
                     + "proxy, or unset it)"
             ),
             (.connection(.other, message: "refused"), "connection failed: refused"),
+            (
+                .connection(
+                    .certificate(trustStore: nil), message: "SSL certificate problem: unable to get local issuer"),
+                "connection failed: SSL certificate problem: unable to get local issuer (checked with the system's trust "
+                    + "store; to trust a private CA, such as a company proxy's or a self-hosted gateway's, give its "
+                    + "certificate with --ca-cert FILE, ca_cert in the config, or SSL_CERT_FILE)"
+            ),
+            (
+                .connection(.certificate(trustStore: "/ca.pem (from --ca-cert)"), message: "SSL certificate problem"),
+                "connection failed: SSL certificate problem (checked with /ca.pem (from --ca-cert); to trust a private "
+                    + "CA, such as a company proxy's or a self-hosted gateway's, give its certificate with --ca-cert "
+                    + "FILE, ca_cert in the config, or SSL_CERT_FILE)"
+            ),
+            (
+                .connection(.clientCertificateWanted, message: "alert certificate required"),
+                "connection failed: alert certificate required (the server wants a client certificate: give it with "
+                    + "--client-cert FILE and --client-key FILE, or client_cert and client_key in the config)"
+            ),
             (.connectTimeout(seconds: 10), "could not connect within 10 s (raise it with --connect-timeout)"),
             (
                 .idleTimeout(seconds: 2.5),
@@ -84,10 +102,31 @@ struct ErrorWordingTests {
             (.streamError(message: "overloaded"), "the server reported an error: overloaded"),
             (.streamCut("connection reset"), "the answer was cut off: connection reset"),
             (.malformedResponse("no answer"), "unexpected response from the server: no answer"),
+            (
+                .unsupportedEncoding("xz"),
+                "the server compressed its answer as \"xz\", which chat cannot decode (chat asks for an uncompressed "
+                    + "answer; a proxy in between may be compressing it)"
+            ),
             (.cancelled, "interrupted"),
         ] as [(ChatError, String)])
     func chatErrorLine(_ error: ChatError, _ line: String) {
         #expect(ErrorWording.line(for: error) == line)
+    }
+
+    @Test(
+        "the server's words are one line without control characters, whichever error carries them",
+        arguments: [
+            ChatError.unauthorized(message: "bad\nkey\u{1B}[2J"), .forbidden(message: "bad\nkey\u{1B}[2J"),
+            .notFound(url: "u", message: "bad\nkey\u{1B}[2J", clue: .unknown),
+            .rateLimited(retryAfter: nil, quotaExceeded: false, message: "bad\nkey\u{1B}[2J"),
+            .badRequest(status: 400, message: "bad\nkey\u{1B}[2J"), .server(status: 500, message: "bad\nkey\u{1B}[2J"),
+            .connection(.other, message: "bad\nkey\u{1B}[2J"), .streamError(message: "bad\nkey\u{1B}[2J"),
+            .streamCut("bad\nkey\u{1B}[2J"), .malformedResponse("bad\nkey\u{1B}[2J"),
+        ] as [ChatError])
+    func serverWordsAreCleaned(_ error: ChatError) {
+        let line = ErrorWording.line(for: error)
+        #expect(line.contains("bad key"))
+        #expect(!line.contains("\n") && !line.contains("\u{1B}") && !line.contains("[2J"))
     }
 
     @Test(

@@ -17,10 +17,11 @@ int cterm_signals_install(void);
 
 typedef struct cterm_editor cterm_editor;
 
-/// Opens an editor on the terminal (stdin/stdout), emacs key bindings, with `history_size`
-/// lines of history, Tab completion (see cterm_editor_set_completer), and bracketed paste.
-/// Returns NULL if libedit cannot start.
-cterm_editor *cterm_editor_open(const char *program, int history_size);
+/// Opens an editor that reads the terminal on stdin and writes to `output_fd` (the prompt, the
+/// echo, completion lists and its escape codes: stdout, or the terminal itself when stdout is
+/// redirected), emacs key bindings, with `history_size` lines of history, Tab completion (see
+/// cterm_editor_set_completer), and bracketed paste. Returns NULL if libedit cannot start.
+cterm_editor *cterm_editor_open(const char *program, int history_size, int output_fd);
 
 /// What Tab offers: given the line up to the cursor, the words that may replace the word the
 /// cursor ends (an array of `*count` strings, all made with malloc; the editor frees them). A

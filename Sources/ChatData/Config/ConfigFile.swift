@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The config file, `config.json`: top-level settings, named profiles, the default profile, and
 /// named roles.
 struct ConfigFile: Equatable {
@@ -22,13 +16,14 @@ struct ConfigFile: Equatable {
         self.roles = roles
     }
 
-    /// Parses and checks the file's bytes; an issue names the key and what was expected.
+    /// Parses and checks the file's bytes: strict JSON (`JSONParser`; a syntax error names its
+    /// line and column), then each key; an issue names the key and what was expected.
     init(bytes: [UInt8]) throws(ConfigIssue) {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            value = try JSONParser.parse(bytes)
         } catch {
-            throw ConfigIssue(key: "(file)", problem: "not valid JSON: \(Self.describe(error))")
+            throw ConfigIssue(key: "(file)", problem: "not valid JSON: \(error.description)")
         }
         guard case .object(let object) = value else {
             throw ConfigIssue(key: "(file)", problem: "expected a JSON object at the top, got \(value.typeName)")
@@ -68,15 +63,5 @@ struct ConfigFile: Equatable {
         case let other?:
             throw ConfigIssue(key: "roles", problem: "expected an object of roles, got \(other.typeName)")
         }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            if let underlying = context.underlyingError {
-                return String(describing: underlying)
-            }
-            return context.debugDescription
-        }
-        return String(describing: error)
     }
 }

@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// The settings one level of the config holds: the top level, or one profile. Only the keys it
 /// sets are present: an absent key leaves the decision to a lower level.
 struct ConfigLevel: Equatable {
@@ -30,8 +32,11 @@ struct ConfigLevel: Equatable {
     /// (`profiles.local.`). Keys in `extraKeys` are left for the caller.
     init(_ object: [String: JSONValue], path: String = "", extraKeys: Set<String> = []) throws(ConfigIssue) {
         for key in object.keys.sorted() where !Self.keys.contains(key) && !extraKeys.contains(key) {
-            let known = Self.keys.union(extraKeys).sorted().joined(separator: ", ")
-            throw ConfigIssue(key: path + key, problem: "unknown key (known keys: \(known))")
+            let known = Self.keys.union(extraKeys).sorted()
+            if let near = NearestName.to(key, among: known) {
+                throw ConfigIssue(key: path + key, problem: "unknown key; did you mean \(near)?")
+            }
+            throw ConfigIssue(key: path + key, problem: "unknown key (known keys: \(known.joined(separator: ", ")))")
         }
         let reader = ConfigReader(object: object, path: path)
         values = [:]

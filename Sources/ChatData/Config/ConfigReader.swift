@@ -11,6 +11,16 @@ struct ConfigReader {
         }
     }
 
+    func choice(_ key: String, among words: [String]) throws(ConfigIssue) -> String? {
+        guard let value = try string(key) else { return nil }
+        guard words.contains(value) else {
+            throw ConfigIssue(
+                key: path + key,
+                problem: "expected \(words.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(value)\"")
+        }
+        return value
+    }
+
     func bool(_ key: String) throws(ConfigIssue) -> Bool? {
         switch object[key] {
         case nil: return nil

@@ -25,6 +25,12 @@ public struct ResolvedSettings: Sendable {
     public var role: PromptRole?
     /// Every role there is, built in or configured, by name.
     public var roles: [PromptRole]
+    /// Things the person should know about how the settings were decided, e.g. a configured
+    /// key kept from a server `--base-url` chose.
+    public var notes: [String] = []
+    /// When answers are rendered as Markdown: `auto` (when standard output is a terminal),
+    /// `always` or `never`.
+    public var render = "auto"
 
     /// Nothing decided yet: what the settings table's values are stored into.
     static var blank: ResolvedSettings {

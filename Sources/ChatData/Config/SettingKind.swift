@@ -13,6 +13,8 @@ enum SettingKind: Sendable {
     case boolean
     /// An object of strings, e.g. header names to values.
     case stringMap
+    /// One of a few words.
+    case choice([String])
 
     /// The value of `key` in a config object, checked; nil when the key is absent.
     func read(_ key: String, from reader: ConfigReader) throws(ConfigIssue) -> SettingValue? {
@@ -24,6 +26,7 @@ enum SettingKind: Sendable {
             return try reader.integer(key, minimum: minimum).map(SettingValue.wholeNumber)
         case .boolean: return try reader.bool(key).map(SettingValue.boolean)
         case .stringMap: return try reader.stringMap(key).map(SettingValue.stringMap)
+        case .choice(let words): return try reader.choice(key, among: words).map(SettingValue.text)
         }
     }
 
@@ -61,7 +64,17 @@ enum SettingKind: Sendable {
             return .boolean(value)
         case .stringMap:
             throw .setting("\(name) cannot be given as text; set it in the config file")
+        case .choice(let words):
+            guard words.contains(text) else {
+                throw .setting("\(name) expects \(Self.either(words)), got \"\(text)\"")
+            }
+            return .text(text)
         }
+    }
+
+    /// `a, b or c`.
+    static func either(_ words: [String]) -> String {
+        words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "") : words.first ?? ""
     }
 
     /// A bound as people write it: `2`, not `2.0`.

@@ -4,8 +4,13 @@ import ChatDomain
 /// config file and the defaults, highest first, by walking `SettingsTable`; then applies the rules a walk cannot
 /// express.
 ///
-/// A key is only sent to the server it was configured for: a profile that sets its own
-/// `base_url` gets only the key that profile names, never `OPENAI_API_KEY` or a top-level key.
+/// A key goes only where it was configured to go: a key from the config (`api_key`,
+/// `api_key_env`, `api_key_file`, `api_key_command`, in a profile or at the top) belongs to the
+/// origin of the base URL the run would use without flags (a profile's own `base_url`, if it
+/// has one). When `--base-url` moves the request to another origin, that key stays home (it is
+/// not even read) and the request carries `OPENAI_API_KEY` if set, or no key; a note says so. A
+/// profile that sets its own `base_url` gets only the key that profile names, never
+/// `OPENAI_API_KEY` or a top-level key.
 public struct SettingsResolver {
     /// Profiles that exist without a config file; a config profile of the same name adds to them.
     static let builtInProfiles: [String: ConfigLevel] = [
@@ -56,6 +61,7 @@ public struct SettingsResolver {
     /// Resolves the settings; throws `DataError` for a config or setting that cannot be used.
     public func resolve(_ overrides: SettingOverrides) throws(DataError) -> ResolvedSettings {
         var warnings: [String] = []
+        var notes: [String] = []
         let (file, filePath) = try loadConfig(overrides.configPath, warnings: &warnings)
         let where_ = filePath ?? "(no config file)"
 
@@ -110,11 +116,39 @@ public struct SettingsResolver {
             throw .setting("the base URL \"\(baseURL)\" (from \(source)) must start with http:// or https://")
         }
 
-        let apiKey = try resolveKey(
-            profile: profile, profileName: profileName, environmentKey: environmentLevel["api_key"]?.text,
-            top: file.top, file: where_)
+        // The key's home: the base URL without the command line's.
+        let home = ServerConfiguration(
+            baseURL: (profile?["base_url"] ?? environmentLevel["base_url"] ?? file.top["base_url"])?.text
+                ?? Self.defaults["base_url"]?.text ?? ""
+        ).baseURL
         let url = ServerConfiguration(baseURL: baseURL).baseURL
+        let environmentKey = environmentLevel["api_key"]?.text.map { $0.trimmingASCIIWhitespace() }
+            .flatMap { $0.isEmpty ? nil : $0 }
+        var source = keySource(
+            profile: profile, profileName: profileName, environmentKey: environmentKey, top: file.top)
+        var keptHome: String?
+        let movedElsewhere = overrides.values["base_url"] != nil && URLOrigin(url) != URLOrigin(home)
+        if movedElsewhere {
+            if case .level(_, let label) = source {
+                keptHome =
+                    label.isEmpty ? "the top-level API key of \(where_)" : "the API key of profile \(profileName ?? "")"
+            }
+            if case .environment = source {} else { source = environmentKey.map(KeySource.environment) ?? .none }
+        }
+        let apiKey = try key(from: source, file: where_)
+        let homeOrigin = URLOrigin(home)?.description ?? home
+        let urlOrigin = URLOrigin(url)?.description ?? url
+        if let keptHome, apiKey != nil || Self.isLoopback(url) {
+            notes.append(
+                "\(keptHome) stays with \(homeOrigin); --base-url goes to \(urlOrigin), so the request carries "
+                    + (apiKey != nil ? "OPENAI_API_KEY" : "no key"))
+        }
         if apiKey == nil && !Self.isLoopback(url) {
+            if let keptHome {
+                throw .missingAPIKey(
+                    "no API key for \(url): \(keptHome) is only sent to \(homeOrigin), and --base-url goes to "
+                        + "\(urlOrigin); set OPENAI_API_KEY for it, or give it a profile of its own with its key")
+            }
             throw .missingAPIKey(
                 "no API key for \(url): set OPENAI_API_KEY (or api_key_env, api_key_file or api_key_command in the config), "
                     + "or use a local server: \(localModelCommand()), then chat --profile local")
@@ -135,6 +169,7 @@ public struct SettingsResolver {
             }
         }
 
+        settings.server.tls = try tls(decided, url: url)
         settings.server.baseURL = url
         settings.server.apiKey = apiKey
         settings.server.headers = headers
@@ -142,6 +177,7 @@ public struct SettingsResolver {
             for: url, configured: settings.server.proxy)
         settings.profile = profileName
         settings.warnings = warnings
+        settings.notes = notes
 
         // What the command line itself gave, apart from every other level: the flags, and the
         // role it named.
@@ -218,22 +254,34 @@ public struct SettingsResolver {
         return (file, path)
     }
 
-    private func resolveKey(
-        profile: ConfigLevel?, profileName: String?, environmentKey: String?, top: ConfigLevel, file: String
-    ) throws(DataError) -> String? {
-        if let profile, profile.hasKeySource {
-            return try key(from: profile, label: "profiles.\(profileName ?? "")", file: file)
+    /// Where the key comes from, before it is read.
+    private enum KeySource {
+        /// A level of the config (`label`: `profiles.NAME`, or empty for the top level).
+        case level(ConfigLevel, label: String)
+        /// `OPENAI_API_KEY`, trimmed.
+        case environment(String)
+        case none
+    }
+
+    /// The key source the run would use without flags: the profile's, none for a profile with
+    /// a `base_url` of its own and no key, `OPENAI_API_KEY`, the top level's.
+    private func keySource(profile: ConfigLevel?, profileName: String?, environmentKey: String?, top: ConfigLevel)
+        -> KeySource
+    {
+        if let profile, profile.hasKeySource { return .level(profile, label: "profiles.\(profileName ?? "")") }
+        if let profile, profile["base_url"] != nil { return .none }  // its own server: never another's key
+        if let environmentKey { return .environment(environmentKey) }
+        if top.hasKeySource { return .level(top, label: "") }
+        return .none
+    }
+
+    /// The key `source` gives, read now (a file read, a command run).
+    private func key(from source: KeySource, file: String) throws(DataError) -> String? {
+        switch source {
+        case .level(let level, let label): return try key(from: level, label: label, file: file)
+        case .environment(let key): return key
+        case .none: return nil
         }
-        if let profile, profile["base_url"] != nil {
-            return nil  // its own server: never another server's key
-        }
-        if let key = environmentKey, !key.trimmingASCIIWhitespace().isEmpty {
-            return key.trimmingASCIIWhitespace()
-        }
-        if top.hasKeySource {
-            return try key(from: top, label: "", file: file)
-        }
-        return nil
     }
 
     private func key(from level: ConfigLevel, label: String, file: String) throws(DataError) -> String? {
@@ -281,6 +329,48 @@ public struct SettingsResolver {
             return key
         }
         return nil
+    }
+
+    /// The certificates to trust and show: a CA file from the flags, the profile or the top
+    /// level, else `SSL_CERT_FILE`, else `CURL_CA_BUNDLE` (as the Python clients and curl read
+    /// them), else the system's; a client certificate and key. For an `https://` URL each file
+    /// must exist, so a wrong path is a setting error rather than a failed handshake.
+    private func tls(_ decided: [String: (value: SettingValue, source: String)], url: String) throws(DataError)
+        -> TLSConfiguration
+    {
+        func file(_ key: String) -> (path: String, source: String)? {
+            decided[key].flatMap { entry in
+                entry.value.text.map { (FileSystem.expandingTilde($0, home: environment["HOME"]), entry.source) }
+            }
+        }
+        var ca = file("ca_cert")
+        if ca == nil, let name = ["SSL_CERT_FILE", "CURL_CA_BUNDLE"].first(where: { !(environment[$0] ?? "").isEmpty })
+        {
+            ca = environment[name].map { (FileSystem.expandingTilde($0, home: environment["HOME"]), name) }
+        }
+        let certificate = file("client_cert")
+        let key = file("client_key")
+        if let key, certificate == nil {
+            throw .setting("client_key (from \(key.source)) needs client_cert, the certificate it belongs to")
+        }
+        if url.lowercased().hasPrefix("https://") {
+            for (what, entry) in [("CA file", ca), ("client certificate", certificate), ("client key", key)] {
+                guard let entry else { continue }
+                do throws(FileSystem.ReadError) {
+                    _ = try FileSystem.read(entry.path)
+                } catch {
+                    switch error {
+                    case .missing:
+                        throw .setting("the \(what) \(entry.path) (from \(entry.source)) does not exist")
+                    case .unreadable(let reason):
+                        throw .setting("the \(what) \(entry.path) (from \(entry.source)) cannot be read: \(reason)")
+                    }
+                }
+            }
+        }
+        return TLSConfiguration(
+            caCertificate: ca?.path, caCertificateSource: ca?.source, clientCertificate: certificate?.path,
+            clientKey: key?.path)
     }
 
     // MARK: - The walk

@@ -26,11 +26,17 @@ enum SettingsTable {
         Setting(
             "retries", .wholeNumber(minimum: 0, flagMaximum: 20), default: .wholeNumber(2),
             to: \.server.retry.maxRetries),
+        // TLS
+        Setting("ca_cert", .text(nonEmptyFlag: true), to: \.server.tls.caCertificate),
+        Setting("client_cert", .text(nonEmptyFlag: true), to: \.server.tls.clientCertificate),
+        Setting("client_key", .text(nonEmptyFlag: true), to: \.server.tls.clientKey),
         Setting("allow_insecure_http", .boolean, default: .boolean(false)),
         Setting("history", .boolean, default: .boolean(true), to: \.history),
         Setting("max_context_tokens", .wholeNumber(minimum: 1), to: \.chat.maxContextTokens),
         // Roles and attachments
         Setting("max_file_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(1_048_576), to: \.maxFileBytes),
+        // Rendering
+        Setting("render", .choice(["auto", "always", "never"]), default: .text("auto"), to: \.render),
     ]
 
     /// The entry for `key`, if it is a config key.

@@ -8,16 +8,19 @@ struct AttemptFailure: Error {
     var retryAfter: Double?
     /// A few words for the retry note, e.g. `503 Service Unavailable`.
     var summary: String
+    /// What an error response's body said, if it held the provider's error object.
+    var detail: ServerErrorDetail?
 
-    init(error: ChatError, retryable: Bool, retryAfter: Double?, summary: String) {
+    init(error: ChatError, retryable: Bool, retryAfter: Double?, summary: String, detail: ServerErrorDetail? = nil) {
         self.error = error
         self.retryable = retryable
         self.retryAfter = retryAfter
         self.summary = summary
+        self.detail = detail
     }
 
     /// An error response: retryable as `RetryPolicy` says for its status and `x-should-retry`.
-    init(head: HTTPResponseHead, error: ChatError) {
+    init(head: HTTPResponseHead, error: ChatError, detail: ServerErrorDetail? = nil) {
         var quota = false
         if case .rateLimited(_, let exceeded, _) = error { quota = exceeded }
         self.init(
@@ -25,7 +28,7 @@ struct AttemptFailure: Error {
             retryable: RetryPolicy.isRetryable(
                 status: head.status, shouldRetryHeader: head.header("x-should-retry"), quotaExceeded: quota),
             retryAfter: HTTPErrorMapper.retryAfter(head),
-            summary: "\(head.status) \(Self.message(of: error))".excerpt(limit: 80))
+            summary: "\(head.status) \(Self.message(of: error))".excerpt(limit: 80), detail: detail)
     }
 
     private static func message(of error: ChatError) -> String {

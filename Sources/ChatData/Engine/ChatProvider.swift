@@ -22,8 +22,9 @@ protocol ChatProvider: Sendable {
     /// The request for an answer to `request`, shaped by `variant`.
     func chatRequest(for request: ChatRequest, variant: RequestVariant) throws(ChatError) -> ProviderRequest
     /// A variant to send at once after `error` (no retry counted, no wait), or nil to let the
-    /// retry policy decide.
-    func fallback(from variant: RequestVariant, after error: ChatError) -> RequestVariant?
+    /// retry policy decide; `detail` is what the error response's body said, if it was one of
+    /// the provider's error objects.
+    func fallback(from variant: RequestVariant, after error: ChatError, detail: ServerErrorDetail?) -> RequestVariant?
     /// A fallback variant was answered: the provider may keep to it for later requests.
     func fallbackWorked(_ variant: RequestVariant)
 

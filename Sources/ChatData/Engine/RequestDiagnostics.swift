@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// The `--verbose` lines about one request: what was sent, what came back and how long it took,
 /// with every secret header value redacted.
 struct RequestDiagnostics {
@@ -7,6 +9,8 @@ struct RequestDiagnostics {
     var proxyInUse: String?
     /// The header the API key goes in, redacted whatever its name.
     var keyHeader: String
+    /// The CA file that verifies the server, as `FILE (from SOURCE)`; nil for the system's.
+    var trustStore: String? = nil
 
     /// The request line, its header fields and the size of its body.
     func sent(_ request: HTTPRequest) {
@@ -15,15 +19,19 @@ struct RequestDiagnostics {
         lines += request.headers.map { "> " + HeaderRedaction.line($0.name, $0.value, keyHeader: keyHeader) }
         if let body = request.body { lines.append("> \(body.count) body bytes") }
         if let proxy = proxyInUse { lines.append("* through the proxy \(proxy)") }
+        if let trustStore, request.url.lowercased().hasPrefix("https:") {
+            lines.append("* trusting the CA certificates in \(trustStore)")
+        }
         log(lines.joined(separator: "\n"))
     }
 
-    /// The status and header fields of the response, and how long they took.
+    /// The status and header fields of the response, and how long they took. The fields are the
+    /// server's words: each is shown as `ServerText` makes it, one line, no escape sequences.
     func received(_ head: HTTPResponseHead, after started: UInt64) {
         guard let log else { return }
         var lines = ["< HTTP \(head.status) after \(Self.milliseconds(since: started)) ms"]
         lines += head.headers.sorted { $0.key < $1.key }.map {
-            "< " + HeaderRedaction.line($0.key, $0.value, keyHeader: keyHeader)
+            "< " + ServerText.line(HeaderRedaction.line($0.key, $0.value, keyHeader: keyHeader), limit: 400)
         }
         log(lines.joined(separator: "\n"))
     }

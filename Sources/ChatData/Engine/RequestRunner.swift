@@ -63,12 +63,13 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
     private static var bodyLimit: Int { 1 << 20 }
 
     private var transportErrors: TransportErrorMapper {
-        TransportErrorMapper(proxyInUse: server.proxyInUse)
+        TransportErrorMapper(proxyInUse: server.proxyInUse, trustStore: server.tls.trustStore)
     }
 
     private var diagnostics: RequestDiagnostics {
         RequestDiagnostics(
-            log: server.diagnostics, proxyInUse: server.proxyInUse, keyHeader: server.keyPlacement.headerName)
+            log: server.diagnostics, proxyInUse: server.proxyInUse, keyHeader: server.keyPlacement.headerName,
+            trustStore: server.tls.trustStore)
     }
 
     /// Sends the request, again after a retryable failure before any answer arrived, or at once
@@ -84,7 +85,7 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
                 if fellBack { provider.fallbackWorked(variant) }
                 return
             } catch let failure as AttemptFailure {
-                if let next = provider.fallback(from: variant, after: failure.error) {
+                if let next = provider.fallback(from: variant, after: failure.error, detail: failure.detail) {
                     variant = next
                     fellBack = true
                     continue
@@ -112,6 +113,8 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
         var head: HTTPResponseHead?
         var mode = BodyMode.undecided
         var collected: [UInt8] = []
+        // The body's first bytes while they are only whitespace (or a BOM), until its kind shows.
+        var start: [UInt8] = []
         var received = 0
         var parser = SSEParser()
         var decoder = provider.makeStreamDecoder()
@@ -120,12 +123,15 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
                 switch part {
                 case .head(let value):
                     head = value
-                    mode = Self.mode(for: value)
+                    mode = (200..<300).contains(value.status) ? .undecided : .error
                     diagnostics.received(value, after: started)
-                case .body(let bytes):
+                case .body(var bytes):
                     received += bytes.count
                     if mode == .undecided {
-                        mode = bytes.first(where: { $0 > 0x20 }) == UInt8(ascii: "{") ? .json : .eventStream
+                        // The body's first bytes say what it is, whatever its Content-Type says.
+                        start.append(contentsOf: bytes)
+                        guard let decided = Self.mode(forBodyStart: start) else { continue }
+                        (mode, bytes, start) = (decided, start, [])
                     }
                     if mode == .eventStream {
                         // The text of one read goes on as one event, also when an error ends it.
@@ -142,6 +148,8 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
             throw error
         } catch is CancellationError {
             throw CancellationError()
+        } catch DataError.transport(TransportErrorMapper.unsupportedEncodingCode, _) {
+            throw ChatError.unsupportedEncoding(head?.header("content-encoding") ?? "an unknown encoding")
         } catch {
             let answering = head.map { (200..<300).contains($0.status) } ?? false
             let chatError = transportErrors.error(for: error, midStream: answering)
@@ -156,8 +164,9 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
         guard let head else { throw ChatError.malformedResponse("the server sent no response") }
         switch mode {
         case .error:
-            let mapper = HTTPErrorMapper(url: url(for: request), readError: provider.errorDetail)
-            throw AttemptFailure(head: head, error: mapper.error(for: head, body: collected))
+            let detail = provider.errorDetail(in: collected)
+            let mapper = HTTPErrorMapper(url: url(for: request), readError: { _ in detail })
+            throw AttemptFailure(head: head, error: mapper.error(for: head, body: collected), detail: detail)
         case .json:
             try provider.decodeWhole(collected, yield)
         case .eventStream, .undecided:
@@ -168,12 +177,15 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
         }
     }
 
-    private static func mode(for head: HTTPResponseHead) -> BodyMode {
-        guard (200..<300).contains(head.status) else { return .error }
-        let type = head.mediaType
-        if type == "text/event-stream" { return .eventStream }
-        if type.contains("json") { return .json }
-        return .undecided
+    /// What a 2xx body is, from its first bytes: a JSON value (`{` or `[`: a whole answer, or an
+    /// error) or else an event stream; nil while there are only whitespace and a byte order mark.
+    /// A label is not trusted: some proxies call an event stream `application/json`.
+    private static func mode(forBodyStart bytes: [UInt8]) -> BodyMode? {
+        var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if index == 0 && (bytes == [0xEF] || bytes == [0xEF, 0xBB]) { return nil }
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        guard index < bytes.count else { return nil }
+        return bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") ? .json : .eventStream
     }
 
     /// `request` as sent to the server: its address, the key as the server wants it, the
@@ -187,7 +199,7 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
         return HTTPRequest(
             method: request.method, url: url(for: request), headers: headers, body: request.body,
             connectTimeout: server.connectTimeout, idleTimeout: server.idleTimeout,
-            proxy: server.proxy, acceptCompression: request.acceptCompression)
+            proxy: server.proxy, acceptCompression: request.acceptCompression, tls: server.tls)
     }
 
     /// Reads a whole (small) response.

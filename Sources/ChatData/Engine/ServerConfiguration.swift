@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var proxyInUse: String?
     /// When to send a failed request again.
     public var retry: RetryPolicy
+    /// The certificates the connection trusts and shows.
+    public var tls: TLSConfiguration
     /// Receives request and response diagnostics (`--verbose`), secrets already redacted.
     public var diagnostics: (@Sendable (String) -> Void)?
 
@@ -33,6 +35,7 @@ public struct ServerConfiguration: Sendable {
         proxy: String? = nil,
         proxyInUse: String? = nil,
         retry: RetryPolicy = RetryPolicy(),
+        tls: TLSConfiguration = TLSConfiguration(),
         diagnostics: (@Sendable (String) -> Void)? = nil
     ) {
         var url = baseURL
@@ -46,6 +49,7 @@ public struct ServerConfiguration: Sendable {
         self.proxy = proxy
         self.proxyInUse = proxyInUse
         self.retry = retry
+        self.tls = tls
         self.diagnostics = diagnostics
     }
 }

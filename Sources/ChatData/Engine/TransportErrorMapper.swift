@@ -6,6 +6,8 @@ import ChatDomain
 struct TransportErrorMapper {
     /// The proxy requests go through, as `URL (from SOURCE)`; nil when none.
     var proxyInUse: String?
+    /// The CA file that verifies the server, as `FILE (from SOURCE)`; nil for the system's.
+    var trustStore: String? = nil
 
     /// `error` as a `ChatError`; `midStream` when an answer had begun.
     func error(for error: any Error, midStream: Bool) -> ChatError {
@@ -17,16 +19,28 @@ struct TransportErrorMapper {
         case .idleTimeout(let seconds): return .idleTimeout(seconds: seconds)
         case .transport(let code, let message):
             if midStream { return .streamCut(message) }
+            if Self.wantsClientCertificate(message) { return .connection(.clientCertificateWanted, message: message) }
             return .connection(failure(code: code), message: message)
         default: return .connection(.other, message: error.description)
         }
     }
 
+    /// Whether the server ended the handshake asking for a client certificate (TLS 1.3's
+    /// `certificate_required` alert; libcurl has no code of its own for it, only OpenSSL's words).
+    static func wantsClientCertificate(_ message: String) -> Bool {
+        message.contains("alert certificate required")
+    }
+
+    /// libcurl's `CURLE_BAD_CONTENT_ENCODING`: the body is compressed in an encoding libcurl
+    /// cannot decode.
+    static let unsupportedEncodingCode = 61
+
     /// Whether a failure before any response may be retried: refused, reset or empty
     /// connections and connect timeouts.
     static func isRetryable(_ error: any Error) -> Bool {
         switch error as? DataError {
-        case .transport(let code, _)?: return RetryPolicy.isRetryable(transportCode: code)
+        case .transport(let code, let message)?:
+            return RetryPolicy.isRetryable(transportCode: code) && !wantsClientCertificate(message)
         case .connectTimeout?: return true
         default: return false
         }
@@ -41,7 +55,8 @@ struct TransportErrorMapper {
         case 5: return .proxyNotFound
         case 6: return .hostNotFound
         case 7: return .refused
-        case 35, 60: return .tls
+        case 60, 77: return .certificate(trustStore: trustStore)
+        case 35: return .tls
         default: return .other
         }
     }

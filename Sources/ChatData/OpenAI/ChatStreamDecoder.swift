@@ -1,19 +1,17 @@
 import ChatDomain
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// Turns the events of a chat-completions event stream into `ChatEvent`s and knows when the
 /// answer is complete: at `[DONE]`, or at a finish reason followed by a clean end of stream.
+///
+/// A chunk is read for what chat uses of it and nothing else (see `ChatCompletionChunkDTO`): a
+/// field chat does not use never fails an answer, whatever its type or value. Nearly every chunk
+/// is read straight from its bytes by `ChunkShape` or `ChunkJSONReader`; the rest are parsed in
+/// full by `JSONParser` (`readInFull`), by the same rules.
 struct ChatStreamDecoder: StreamEventDecoder {
     /// `[DONE]` arrived; everything after it is ignored.
     private(set) var isDone = false
     /// The finish reason of choice 0, once one arrived.
     private(set) var finishReason: String?
-    private let decoder = JSON.decoder()
     /// The shape of the last chunk read in full.
     private var shape: ChunkShape?
 
@@ -25,12 +23,12 @@ struct ChatStreamDecoder: StreamEventDecoder {
     mutating func decode(_ event: RawSSEEvent, _ emit: (ChatEvent) -> Void) throws(ChatError) {
         guard !isDone else { return }
         if let legacy = event.legacyError {
-            throw .streamError(message: errorMessage(in: legacy, flat: true) ?? legacy.trimmingASCIIWhitespace())
+            throw .streamError(message: Self.errorMessage(in: legacy) ?? legacy.trimmingASCIIWhitespace())
         }
         let data = Self.trimmed(event.data)
         if event.type == "error" {
             let text = String(decoding: data, as: UTF8.self)
-            throw .streamError(message: errorMessage(in: text, flat: true) ?? (text.isEmpty ? "no message" : text))
+            throw .streamError(message: Self.errorMessage(in: text) ?? (text.isEmpty ? "no message" : text))
         }
         if data.isEmpty { return }
         if data.hasBytes(of: "[DONE]") {
@@ -38,32 +36,44 @@ struct ChatStreamDecoder: StreamEventDecoder {
             return
         }
         // Nearly every chunk has the plain shape ChunkJSONReader reads from the bytes (far
-        // faster); the rest go to JSONDecoder.
-        if data.first == UInt8(ascii: "{"), let plain = readPlain(data) {
-            // The reader gives up on an `error` key, so only the flat `"object": "error"` is left.
-            if plain.isErrorObject, let message = errorMessage(in: String(decoding: data, as: UTF8.self)) {
-                throw .streamError(message: message)
-            }
+        // faster); the rest, and errors, are read in full. The reader gives up on an `error`
+        // key, so only the flat `"object": "error"` comes back from it as an error.
+        if data.first == UInt8(ascii: "{"), let plain = readPlain(data), !plain.isErrorObject {
             try take(finishReason: plain.finishReason)
             plain.forEachEvent(emit)
             return
         }
-        let text = String(decoding: data, as: UTF8.self)
-        guard data.first == UInt8(ascii: "{") else {
-            throw .malformedResponse("a stream event is not JSON: \(text.excerpt())")
+        switch try Self.readInFull(data) {
+        case .error(let error):
+            throw .streamError(message: error.message)
+        case .chunk(let chunk):
+            try take(finishReason: chunk.finishReason)
+            chunk.forEachEvent(emit)
         }
-        let chunk: ChatCompletionChunkDTO
+    }
+
+    /// What an event's data says, read in full.
+    enum FullReading: Equatable {
+        /// An error object (`{"error": …}`, or flat with `"object": "error"`).
+        case error(APIErrorDTO)
+        case chunk(ChatCompletionChunkDTO)
+    }
+
+    /// Reads `data` in full with `JSONParser`; throws `ChatError.malformedResponse` when it is not
+    /// JSON or not a JSON object.
+    static func readInFull(_ data: UnsafeBufferPointer<UInt8>) throws(ChatError) -> FullReading {
+        let json: JSONValue
         do {
-            chunk = try JSON.decode(ChatCompletionChunkDTO.self, from: text, using: decoder)
+            json = try JSONParser.parse(data)
         } catch {
-            throw .malformedResponse("invalid JSON in the stream: \(text.excerpt())")
+            throw .malformedResponse("invalid JSON in the stream: \(String(decoding: data, as: UTF8.self).excerpt())")
         }
-        // Error shapes are rare: only look for them when the text could hold one.
-        if text.containsUTF8("\"error\""), let message = errorMessage(in: text) {
-            throw .streamError(message: message)
+        guard json.isObject else {
+            throw .malformedResponse(
+                "a stream event is not a JSON object: \(String(decoding: data, as: UTF8.self).excerpt())")
         }
-        try take(finishReason: chunk.finishReason)
-        chunk.forEachEvent(emit)
+        if let error = APIErrorDTO(json: json) { return .error(error) }
+        return .chunk(ChatCompletionChunkDTO(json: json))
     }
 
     /// The chunk in `data` if it has the everyday shape: compared against the last chunk's
@@ -106,11 +116,9 @@ struct ChatStreamDecoder: StreamEventDecoder {
         return UnsafeBufferPointer(rebasing: bytes[start..<end])
     }
 
-    /// The message of an error object in `text`, if it holds one. With `flat`, for text already
-    /// known to be an error (`event: error`, an `error:` field), a bare `{"message": …}` counts too.
-    private func errorMessage(in text: String, flat: Bool = false) -> String? {
-        guard let dto = try? JSON.decode(APIErrorDTO.self, from: text, using: decoder) else { return nil }
-        if let detail = dto.detail { return detail.message }
-        return flat ? dto.message : nil
+    /// The message of the error object in `text`, text already known to be an error
+    /// (`event: error`, an `error:` field), where a bare `{"message": …}` counts too.
+    private static func errorMessage(in text: String) -> String? {
+        (try? JSONParser.parse(text)).flatMap { APIErrorDTO(json: $0, flat: true) }?.message
     }
 }

@@ -5,7 +5,9 @@ import ChatDomain
 /// every shape those servers send.
 ///
 /// One quirk is handled here: some servers reject `stream_options` with a 400, so after a 400
-/// the request is sent once more without it, and if that works, it is left out from then on.
+/// whose error names `stream_options` (its `param`, or its message) the request is sent once
+/// more without it, and if that works, it is left out from then on. Any other 400 (a bad
+/// temperature, a prompt over the context length) is sent once.
 struct OpenAIProvider: ChatProvider {
     private let quirks = OpenAIServerQuirks()
 
@@ -27,9 +29,12 @@ struct OpenAIProvider: ChatProvider {
             accept: request.settings.stream ? "text/event-stream" : "application/json", body: body)
     }
 
-    func fallback(from variant: OpenAIRequestVariant, after error: ChatError) -> OpenAIRequestVariant? {
-        guard case .badRequest(400, _) = error, variant.includeUsage else { return nil }
-        return OpenAIRequestVariant(includeUsage: false)
+    func fallback(from variant: OpenAIRequestVariant, after error: ChatError, detail: ServerErrorDetail?)
+        -> OpenAIRequestVariant?
+    {
+        guard case .badRequest(400, let message) = error, variant.includeUsage else { return nil }
+        let named = [detail?.param, message].contains { $0?.lowercased().contains("stream_options") == true }
+        return named ? OpenAIRequestVariant(includeUsage: false) : nil
     }
 
     func fallbackWorked(_ variant: OpenAIRequestVariant) {
@@ -42,13 +47,11 @@ struct OpenAIProvider: ChatProvider {
 
     /// A 200 whose body is JSON: a whole completion, or an error.
     func decodeWhole(_ body: [UInt8], _ emit: (ChatEvent) -> Void) throws(ChatError) {
-        let decoder = JSON.decoder()
-        if let detail = (try? JSON.decode(APIErrorDTO.self, from: body, using: decoder))?.detail {
-            throw .streamError(message: detail.message)
+        let json = try? JSONParser.parse(body)
+        if let error = json.flatMap({ APIErrorDTO(json: $0) }) {
+            throw .streamError(message: error.message)
         }
-        guard let completion = try? JSON.decode(ChatCompletionDTO.self, from: body, using: decoder),
-            completion.choices?.isEmpty == false
-        else {
+        guard let completion = json.map(ChatCompletionDTO.init(json:)), completion.choices?.isEmpty == false else {
             let text = String(decoding: body.prefix(200), as: UTF8.self)
             throw .malformedResponse("the answer is neither an event stream nor a completion: \(text)")
         }
@@ -66,6 +69,6 @@ struct OpenAIProvider: ChatProvider {
 
     /// The model list in `body`, or nil if it holds none.
     func models(in body: [UInt8]) -> [ModelInfo]? {
-        (try? JSON.decode(ModelListDTO.self, from: body, using: JSON.decoder()))?.toDomain()
+        (try? JSONParser.parse(body)).flatMap(ModelListDTO.init(json:))?.toDomain()
     }
 }

@@ -103,9 +103,21 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         if let proxy = request.proxy {
             _ = ccurl_setopt_string(easy, CURLOPT_PROXY, proxy)
         }
-        if request.acceptCompression {
-            _ = ccurl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, "")
+        // Verification stays on (libcurl's default; never turned off). A CA file replaces the
+        // system's bundle as the file libcurl verifies with.
+        if let file = request.tls.caCertificate {
+            _ = ccurl_setopt_string(easy, CURLOPT_CAINFO, file)
         }
+        if let file = request.tls.clientCertificate {
+            _ = ccurl_setopt_string(easy, CURLOPT_SSLCERT, file)
+        }
+        if let file = request.tls.clientKey {
+            _ = ccurl_setopt_string(easy, CURLOPT_SSLKEY, file)
+        }
+        // "" offers every encoding libcurl decodes; "identity" asks for none. Either way libcurl
+        // then decodes a body a server compressed anyway (gzip, deflate, br, zstd), and fails with
+        // CURLE_BAD_CONTENT_ENCODING on an encoding it does not know.
+        _ = ccurl_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, request.acceptCompression ? "" : "identity")
         if let body = request.body {
             _ = ccurl_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
             body.withUnsafeBufferPointer { buffer in
@@ -182,7 +194,15 @@ private let headerCallback: curl_write_callback = { buffer, size, count, userDat
     if line.hasPrefix("HTTP/") {
         // A new response block (1xx, or a proxy's CONNECT answer before the real one).
         transfer.headers = [:]
+        transfer.lastHeader = nil
         transfer.blockStatus = Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    } else if line.first == " " || line.first == "\t" {
+        // An obsolete folded line (RFC 9112, 5.2) continues the field above: joined to it with
+        // a space, never a field of its own.
+        if let name = transfer.lastHeader, let value = transfer.headers[name] {
+            let more = line.trimmingASCIIWhitespace()
+            transfer.headers[name] = more.isEmpty ? value : value.isEmpty ? more : value + " " + more
+        }
     } else if line == "\r\n" || line == "\n" {
         // The end of a block: if it is the final response, the head is known before any body.
         var status = 0
@@ -194,6 +214,7 @@ private let headerCallback: curl_write_callback = { buffer, size, count, userDat
         let name = line[..<colon].trimmingASCIIWhitespace().lowercased()
         let value = line[line.index(after: colon)...].trimmingASCIIWhitespace()
         transfer.headers[name] = value
+        transfer.lastHeader = name
     }
     return length
 }

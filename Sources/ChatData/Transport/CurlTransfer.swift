@@ -23,6 +23,8 @@ final class CurlTransfer: @unchecked Sendable {
     // Transfer thread only.
     var easy: UnsafeMutableRawPointer?
     var headers: [String: String] = [:]
+    /// The field the last header line set, which a folded line continues.
+    var lastHeader: String?
     var headSent = false
     /// The status line of the header block being read.
     var blockStatus = 0

@@ -11,6 +11,9 @@ struct HTTPRequest: Sendable {
     var idleTimeout: Double
     /// A proxy the person configured; nil lets libcurl read the usual environment variables.
     var proxy: String?
-    /// Ask for compressed responses (not for event streams, where it may delay pieces).
+    /// Ask for compressed responses (not for event streams, where compression holds pieces
+    /// back). Either way a response compressed in an encoding libcurl knows is decoded.
     var acceptCompression: Bool = false
+    /// The certificates to trust and to show.
+    var tls = TLSConfiguration()
 }

@@ -26,6 +26,9 @@ public enum ChatError: Error, Sendable, Equatable {
     case streamCut(String)
     /// The server sent something that is not a chat completion.
     case malformedResponse(String)
+    /// The server compressed its answer in this encoding (its `Content-Encoding`), which chat
+    /// cannot decode.
+    case unsupportedEncoding(String)
     /// The person stopped the answer.
     case cancelled
 }

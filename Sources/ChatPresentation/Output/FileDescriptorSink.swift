@@ -20,9 +20,14 @@ public final class FileDescriptorSink: OutputSink {
 
     @discardableResult
     public func write(_ text: String) -> Bool {
-        guard !closed.load(ordering: .relaxed) else { return false }
         var text = text
-        let ok = text.withUTF8 { buffer -> Bool in
+        return text.withUTF8 { write(utf8: $0) }
+    }
+
+    @discardableResult
+    public func write(utf8 buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !closed.load(ordering: .relaxed) else { return false }
+        let ok = { () -> Bool in
             var offset = 0
             while offset < buffer.count {
                 let written = systemWrite(fd, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
@@ -33,7 +38,7 @@ public final class FileDescriptorSink: OutputSink {
                 offset += written
             }
             return true
-        }
+        }()
         if !ok { closed.store(true, ordering: .relaxed) }
         return ok
     }

@@ -61,7 +61,9 @@ public final class REPL {
 
     private func perform(_ invocation: SlashCommandLine) async -> SlashCommandResult {
         guard let command = context.commands.command(named: invocation.name) else {
-            context.failure("unknown command /\(invocation.name); /help lists the commands")
+            let names = context.commands.commands.flatMap { $0.names + $0.aliases }
+            let near = NearestName.to(invocation.name, among: names).map { "; did you mean /\($0)?" } ?? ""
+            context.failure("unknown command /\(invocation.name)\(near) (/help lists the commands)")
             return .proceed
         }
         return await command.run(invocation.argument, in: context)

@@ -23,7 +23,7 @@ final class REPLContext {
         role = parts.role
         pendingTemplate = parts.role.flatMap { $0.isTemplate ? $0 : nil }
         attachments = parts.attachments
-        formatter = PromptFormatter(style: parts.outputStyle)
+        formatter = PromptFormatter(style: parts.promptStyle)
     }
 
     /// The prompt, showing the conversation's state.
@@ -66,6 +66,19 @@ final class REPLContext {
             note("nothing to retry yet")
         case .cancelled?:
             note(printed ? "[interrupted: the partial answer is kept]" : "[interrupted]")
+        case .unauthorized(let message)?:
+            // Retrying cannot fix a key, and chat reads the key only when it starts. The id is
+            // named: a conversation with no answer yet is not the one `chat -c` continues.
+            failure(ErrorWording.line(for: .unauthorized(message: message)))
+            if parts.history != nil, let id = conversation.id {
+                note(
+                    "(retrying cannot fix the key; your message is kept: correct the key, then chat --conversation "
+                        + "\(id) and /retry send it)")
+            } else {
+                note(
+                    "(retrying cannot fix the key; your message is kept for this session: /save FILE, correct the "
+                        + "key, then /load FILE and /retry in a new chat)")
+            }
         case let error?:
             failure(ErrorWording.line(for: error))
             note(printed ? "(the partial answer is kept; /retry asks again)" : "(/retry sends it again)")

@@ -9,6 +9,9 @@ extension REPL {
         public var notes: any OutputSink
         public var outputStyle: TerminalStyle
         public var notesStyle: TerminalStyle
+        /// How the prompt is styled: for where the line reader shows it, which may be the
+        /// terminal when the output is a file or a pipe.
+        public var promptStyle: TerminalStyle
         public var archive: any ConversationArchive
         public var editor: (any TextEditor)?
         public var control: SessionControl
@@ -26,6 +29,8 @@ extension REPL {
         public var attachmentReader: (any AttachmentReader)?
         /// Files attached to the first message (`-f`).
         public var attachments: Attachments
+        /// Where `/copy` puts text, if anywhere.
+        public var clipboard: (any Clipboard)?
 
         /// Gathers the parts. Without `makeRenderer`, answers are printed as plain text.
         public init(
@@ -33,15 +38,18 @@ extension REPL {
             outputStyle: TerminalStyle, notesStyle: TerminalStyle, archive: any ConversationArchive,
             editor: (any TextEditor)?, control: SessionControl, history: (any ConversationHistory)? = nil,
             conversationSwitch: ConversationSwitch, makeRenderer: AnswerRendererFactory? = nil,
-            roles: [PromptRole] = [], role: PromptRole? = nil, attachmentReader: (any AttachmentReader)? = nil,
+            promptStyle: TerminalStyle? = nil, clipboard: (any Clipboard)? = nil, roles: [PromptRole] = [],
+            role: PromptRole? = nil, attachmentReader: (any AttachmentReader)? = nil,
             attachments: Attachments = Attachments()
         ) {
+            self.clipboard = clipboard
             self.useCase = useCase
             self.reader = reader
             self.output = output
             self.notes = notes
             self.outputStyle = outputStyle
             self.notesStyle = notesStyle
+            self.promptStyle = promptStyle ?? outputStyle
             self.archive = archive
             self.editor = editor
             self.control = control

@@ -39,7 +39,10 @@ public final class PlainAnswerRenderer: AnswerRenderer {
         case .retrying(let attempt, let limit, let delay, let reason):
             // Said on a terminal only: a script sees the final outcome.
             guard notes.isTerminal else { return }
-            notes.write(notesStyle.note("retrying in \(Self.seconds(delay)) (\(attempt)/\(limit)): \(reason)") + "\n")
+            notes.write(
+                notesStyle.note(
+                    "retrying in \(Self.seconds(delay)) (\(attempt)/\(limit)): \(ServerText.line(reason, limit: 80))")
+                    + "\n")
         case .usage, .finished:
             break
         }

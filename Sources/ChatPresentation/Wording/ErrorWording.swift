@@ -4,9 +4,11 @@ import ChatDomain
 /// naming the flags, commands, settings and environment variables that do it. The only place
 /// errors are worded; the domain's errors carry facts only.
 public enum ErrorWording {
-    /// The line for a failed request.
+    /// The line for a failed request. Every text the server chose (its messages, a quoted chunk,
+    /// a header value) is shown as `ServerText` makes it: no control characters or escape
+    /// sequences, one line, cut to a sensible length.
     public static func line(for error: ChatError) -> String {
-        switch error {
+        switch error.withServerTextCleaned {
         case .unauthorized(let message):
             return
                 "401 unauthorized: \(message) (check your API key: OPENAI_API_KEY or the config's api_key_* settings)"
@@ -37,6 +39,10 @@ public enum ErrorWording {
             return "the answer was cut off: \(message)"
         case .malformedResponse(let message):
             return "unexpected response from the server: \(message)"
+        case .unsupportedEncoding(let encoding):
+            return
+                "the server compressed its answer as \"\(encoding)\", which chat cannot decode (chat asks for an "
+                + "uncompressed answer; a proxy in between may be compressing it)"
         case .cancelled:
             return "interrupted"
         }
@@ -107,6 +113,15 @@ public enum ErrorWording {
             return "\(message) (is the server running, and is the base URL's port right?)"
         case .tls:
             return "\(message) (the TLS handshake failed; check the URL's scheme and the server's certificate)"
+        case .certificate(let trustStore):
+            return
+                "\(message) (checked with \(trustStore ?? "the system's trust store"); to trust a private CA, such as "
+                + "a company proxy's or a self-hosted gateway's, give its certificate with --ca-cert FILE, ca_cert "
+                + "in the config, or SSL_CERT_FILE)"
+        case .clientCertificateWanted:
+            return
+                "\(message) (the server wants a client certificate: give it with --client-cert FILE and "
+                + "--client-key FILE, or client_cert and client_key in the config)"
         case .other:
             return message
         }
@@ -114,5 +129,28 @@ public enum ErrorWording {
 
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
+
+extension ChatError {
+    /// This error with every text in it as `ServerText` shows it.
+    fileprivate var withServerTextCleaned: ChatError {
+        func clean(_ text: String) -> String { ServerText.line(text) }
+        switch self {
+        case .unauthorized(let message): return .unauthorized(message: clean(message))
+        case .forbidden(let message): return .forbidden(message: clean(message))
+        case .notFound(let url, let message, let clue):
+            return .notFound(url: clean(url), message: clean(message), clue: clue)
+        case .rateLimited(let retryAfter, let quotaExceeded, let message):
+            return .rateLimited(retryAfter: retryAfter, quotaExceeded: quotaExceeded, message: clean(message))
+        case .badRequest(let status, let message): return .badRequest(status: status, message: clean(message))
+        case .server(let status, let message): return .server(status: status, message: clean(message))
+        case .connection(let failure, let message): return .connection(failure, message: clean(message))
+        case .streamError(let message): return .streamError(message: clean(message))
+        case .streamCut(let message): return .streamCut(clean(message))
+        case .malformedResponse(let message): return .malformedResponse(clean(message))
+        case .unsupportedEncoding(let encoding): return .unsupportedEncoding(ServerText.line(encoding, limit: 40))
+        case .connectTimeout, .idleTimeout, .cancelled: return self
+        }
     }
 }

@@ -9,15 +9,18 @@ struct TmuxSession {
     private let socket = "chat-tests-\(UUID().uuidString.prefix(8))"
     let name = "s"
 
-    /// Starts `program` with `arguments` in a 120×30 terminal. A shell around it reports its exit
-    /// status on the screen; it ignores SIGINT itself, as an interactive shell would, so Ctrl-C
-    /// reaches only the program.
-    init(program: String, arguments: [String], environment: [String: String]) throws {
+    /// Starts `program` with `arguments` in a `width`×30 terminal. A shell around it reports its
+    /// exit status on the screen; it ignores SIGINT itself, as an interactive shell would, so
+    /// Ctrl-C reaches only the program. `then` follows the command in the shell's line, e.g.
+    /// `| tee '/tmp/log'` or `> '/tmp/out'` (no double quotes in it).
+    init(
+        program: String, arguments: [String], environment: [String: String], width: Int = 120, then: String = ""
+    ) throws {
         let exports = environment.map { "\($0.key)='\($0.value)'" }.sorted().joined(separator: " ")
-        let line = ([program] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let line = ([program] + arguments).map { "'\($0)'" }.joined(separator: " ") + (then.isEmpty ? "" : " " + then)
         let command = "env -i \(exports) sh -c \"trap '' INT; \(line); echo exit status \\$?; sleep 60\""
         // The tmux server this starts outlives the call: give it no pipe to hold open.
-        try tmux(["new-session", "-d", "-s", name, "-x", "120", "-y", "30", command], capture: false)
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "30", command], capture: false)
     }
 
     /// Types `keys` (tmux key names such as `Enter`, `C-c`, `Up`).
@@ -33,6 +36,37 @@ struct TmuxSession {
     /// What the screen shows.
     func screen() -> String {
         (try? tmux(["capture-pane", "-t", name, "-p"])) ?? ""
+    }
+
+    /// Every line since the start, the scrollback included; with `joined`, rows the terminal
+    /// wrapped are joined into the line that was written.
+    func history(joined: Bool = false) -> [String] {
+        let text = (try? tmux(["capture-pane", "-t", name, "-p", "-S", "-"] + (joined ? ["-J"] : []))) ?? ""
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0.reversed().drop { $0 == " " }.reversed())
+        }
+        while lines.last == "" { lines.removeLast() }
+        return lines
+    }
+
+    /// What the screen shows, with its styles as escape sequences.
+    func screenWithStyles() -> String {
+        (try? tmux(["capture-pane", "-t", name, "-p", "-e"])) ?? ""
+    }
+
+    /// Lets programs set tmux's clipboard through OSC 52 (`set-clipboard on`).
+    func acceptClipboard() throws {
+        try tmux(["set-option", "-g", "set-clipboard", "on"])
+    }
+
+    /// What tmux's clipboard (its top paste buffer) holds.
+    func clipboard() -> String {
+        (try? tmux(["show-buffer"])) ?? ""
+    }
+
+    /// Makes the terminal `width` columns wide.
+    func resize(width: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", "\(width)"])
     }
 
     /// Waits until the screen satisfies `condition` (at most `timeout` seconds).

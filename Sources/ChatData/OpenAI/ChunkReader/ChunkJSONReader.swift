@@ -5,20 +5,23 @@
 #endif
 
 /// Reads a `chat.completion.chunk` in its everyday shapes straight from the event's bytes,
-/// without `JSONDecoder`, into a `PlainChunk`.
+/// without building a JSON tree, into a `PlainChunk`.
 ///
 /// Why: a streamed answer is one chunk per token. `JSONDecoder` (FoundationEssentials) spent
 /// about 73,000 instructions on each ~150-byte chunk, nearly all of it in Codable machinery
 /// (keyed containers, generic metadata), which made decoding 70% of chat's work on a long
 /// answer. This reader needs about a thousand, and makes no `String` but the delta's texts.
 ///
-/// It is deliberately partial, and strict: it returns nil for anything outside the plain shape
-/// (invalid JSON, a `usage` or `error` object, a repeated or escaped key, a value of another type
-/// than the DTO's, a number that is not a plain whole number, an escape that does not make valid
-/// text, nesting deeper than 32). The caller then decodes with `JSONDecoder` as before, so every
-/// unusual chunk is treated exactly as it always was; tests check that the two agree. Bytes
-/// that are not UTF-8 become U+FFFD in the texts, as decoding the data as a `String` first did.
-/// Standard library only, and `memcmp`.
+/// It reads what chat uses (`choices`, `object`) by the rules of `ChatCompletionChunkDTO`, and
+/// checks every other member for valid JSON and skips it, whatever its type or value (`created`
+/// as a float, `id` as a number, `null`s, extra fields). It is deliberately partial: it returns
+/// nil for invalid JSON and for what is rare enough to leave to `ChatStreamDecoder.readInFull`
+/// (`JSONParser`, by the same rules): a `usage` or `error` that is not null, a key of those it
+/// reads that repeats or holds an escape, a used field of another type, an index that is not a
+/// plain whole number, nesting deeper than 32. Tests, the property test and the fuzz target
+/// check that the two paths and a plain reference agree. Strings read as `JSONStringScanner`
+/// reads them: bytes that are not UTF-8 and lone surrogate escapes become U+FFFD. Standard
+/// library only, and `memcmp`.
 struct ChunkJSONReader {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
@@ -30,7 +33,7 @@ struct ChunkJSONReader {
         self.bytes = bytes
     }
 
-    /// The chunk in `bytes` (UTF-8) and its shape, or nil when `JSONDecoder` should decide.
+    /// The chunk in `bytes` (UTF-8) and its shape, or nil when `JSONParser` should decide.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> (chunk: PlainChunk, shape: ChunkShape)? {
         var reader = ChunkJSONReader(bytes)
         guard reader.readChunk() else { return nil }
@@ -41,7 +44,7 @@ struct ChunkJSONReader {
         return (chunk, ChunkShape(bytes, holes: reader.holes))
     }
 
-    /// The chunk in `text`, or nil when `JSONDecoder` should decide.
+    /// The chunk in `text`, or nil when `JSONParser` should decide.
     static func chunk(_ text: String) -> PlainChunk? {
         var text = text
         return text.withUTF8 { read($0)?.chunk }
@@ -49,9 +52,8 @@ struct ChunkJSONReader {
 
     // MARK: - The chunk's objects
 
-    private static let chunkKeys: [StaticString] = [
-        "id", "object", "created", "model", "system_fingerprint", "choices", "usage", "error",
-    ]
+    /// The chunk's members chat reads; every other one is skipped, whatever it holds.
+    private static let chunkKeys: [StaticString] = ["choices", "object", "usage", "error"]
     private static let choiceKeys: [StaticString] = ["index", "finish_reason", "delta"]
     private static let deltaKeys: [StaticString] = ["role", "content", "refusal", "reasoning_content", "reasoning"]
     private static let deltaFields: [ChunkShape.Field] = [.role, .content, .refusal, .reasoningContent, .reasoning]
@@ -62,12 +64,7 @@ struct ChunkJSONReader {
         while let key = nextKey(Self.chunkKeys, &object) {
             let read: Bool
             switch key {
-            case 0, 3, 4: read = readOptionalString(as: .skip)  // id, model, system_fingerprint
-            case 1: read = readOptionalString(as: .object)
-            case 2:  // created
-                var created: Int?
-                read = readOptionalInt(into: &created)
-            case 5:  // choices
+            case 0:  // choices
                 if readNull() {
                     read = true
                     break
@@ -85,10 +82,10 @@ struct ChunkJSONReader {
                     }
                 }
                 read = !array.failed
-            case 6:  // usage: once per answer, with nested details: JSONDecoder's job
+            case 1:  // object: only the string "error" means anything
+                read = current == Self.quote ? readOptionalString(as: .object) : skipValue(depth: 1)
+            case 2, 3:  // usage (once per answer, with nested details) and error: read in full
                 read = readNull()
-            case 7:  // error
-                read = false
             default:
                 read = skipUnknownValue(depth: 1)
             }
@@ -124,8 +121,8 @@ struct ChunkJSONReader {
         return !object.failed
     }
 
-    /// A string (noted as a hole for `field`) or null; anything else fails (JSONDecoder would
-    /// throw a type mismatch).
+    /// A string (noted as a hole for `field`) or null; anything else fails, for `readInFull` to
+    /// read (it leaves such a field out).
     private mutating func readOptionalString(as field: ChunkShape.Field) -> Bool {
         if readNull() { return true }
         guard let (range, escaped) = scanString() else { return false }
@@ -205,8 +202,8 @@ struct ChunkJSONReader {
 
     /// Moves to the next member of an object (`{` first, then `,`) and reads its key: the key's
     /// index in `keys`, or `keys.count` for another key; nil at the closing `}`, and on a
-    /// syntax error (then `members.failed`). A repeated known key fails, as does a key with an
-    /// escape (JSONDecoder would unescape it first).
+    /// syntax error (then `members.failed`). A repeated known key fails (its last value counts,
+    /// which `JSONParser` gives), as does a key with an escape (`JSONParser` unescapes it first).
     private mutating func nextKey(_ keys: [StaticString], _ members: inout Members) -> Int? {
         if !members.started {
             members.started = true

@@ -16,9 +16,9 @@ struct JSONStringScanner {
     @inline(__always)
     private var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
-    /// Checks the string value at `position` and moves past it: the byte range between its quotes, and whether
-    /// it holds escapes. Fails on a raw control character, an unknown escape or a lone
-    /// surrogate, as `JSONDecoder` does.
+    /// Checks the string value at `position` and moves past it: the byte range between its quotes,
+    /// and whether it holds escapes. Fails on a raw control character, an unknown escape and a
+    /// `\u` without four hex digits; a lone surrogate is no failure (`unescape` makes it U+FFFD).
     mutating func scan() -> (range: Range<Int>, escaped: Bool)? {
         guard current == Self.quote else { return nil }
         position += 1
@@ -107,26 +107,37 @@ struct JSONStringScanner {
             case UInt8(ascii: "r"): text.append(0x0D)
             case UInt8(ascii: "t"): text.append(0x09)
             case UInt8(ascii: "u"):
-                if let scalar = reader.readUnicodeEscape() { text.append(contentsOf: String(Character(scalar)).utf8) }
+                if let scalar = reader.readUnicodeEscape() { UTF8.encode(scalar) { text.append($0) } }
             default: text.append(kind)  // " \ /
             }
         }
         return String(decoding: text, as: UTF8.self)
     }
 
-    /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair; nil
-    /// for a lone surrogate.
+    /// The scalar of a `\uXXXX` escape (the `\u` already read), joining a surrogate pair; a
+    /// lone or reversed surrogate is U+FFFD (as invalid UTF-8 bytes are), and what follows it is
+    /// read on its own. Nil only for an escape without four hex digits.
     private mutating func readUnicodeEscape() -> Unicode.Scalar? {
-        guard let high = readHex4() else { return nil }
-        if (0xD800...0xDBFF).contains(high) {
-            guard current == Self.backslash, position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u")
-            else { return nil }
-            position += 2
-            guard let low = readHex4(), (0xDC00...0xDFFF).contains(low) else { return nil }
-            return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
+        guard let first = readHex4() else { return nil }
+        switch first {
+        case 0xD800...0xDBFF:
+            if current == Self.backslash, position + 1 < bytes.count, bytes[position + 1] == UInt8(ascii: "u") {
+                let next = position
+                position += 2
+                if let low = readHex4(), (0xDC00...0xDFFF).contains(low) {
+                    return Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00))
+                }
+                position = next  // not a low surrogate: the next escape stands alone
+            }
+            return Self.replacement
+        case 0xDC00...0xDFFF:
+            return Self.replacement
+        default:
+            return Unicode.Scalar(first)
         }
-        return Unicode.Scalar(high)  // nil for a lone low surrogate
     }
+
+    private static let replacement: Unicode.Scalar = "\u{FFFD}"
 
     private mutating func readHex4() -> UInt32? {
         guard position + 4 <= bytes.count else { return nil }

@@ -13,7 +13,7 @@ struct PlainChunk: Equatable {
     var finishReason: String?
 
     /// The chunk whose string values in `bytes` are `holes`; nil if its `object` holds an escape
-    /// (rare enough to leave to `JSONDecoder`, which unescapes it before comparing).
+    /// (rare enough to leave to `JSONParser`, which unescapes it before comparing).
     init?(_ bytes: UnsafeBufferPointer<UInt8>, holes: [ChunkShape.Hole]) {
         for hole in holes {
             guard take(hole, in: bytes) else { return nil }

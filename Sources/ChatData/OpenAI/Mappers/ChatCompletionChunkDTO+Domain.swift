@@ -2,7 +2,7 @@ import ChatDomain
 
 extension ChatCompletionChunkDTO {
     /// What chat uses of this chunk, as `ChunkJSONReader` reads it from plain chunks: choice 0
-    /// (the first whose index is 0 or missing; `choices` may be empty) and the error flag.
+    /// (the first whose index is 0 or not a number; `choices` may be empty) and the error flag.
     var plain: PlainChunk {
         let choice = choices?.first { ($0.index ?? 0) == 0 }
         return PlainChunk(

@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// `/models`: the models the server offers, the current one marked.
 struct ModelsCommand: SlashCommand {
     let names = ["models"]
@@ -11,8 +13,10 @@ struct ModelsCommand: SlashCommand {
         case .success(let models) where models.isEmpty:
             context.note("the server lists no models")
         case .success(let models):
+            // The ids are the server's words: shown as `ServerText`, one line each.
             let current = context.conversation.settings.model
-            context.say(models.map { ($0.id == current ? "* " : "  ") + $0.id }.joined(separator: "\n") + "\n")
+            let lines = models.map { ($0.id == current ? "* " : "  ") + ServerText.line($0.id, limit: 120) }
+            context.say(lines.joined(separator: "\n") + "\n")
         }
         return .proceed
     }

@@ -7,8 +7,8 @@ struct SlashCommandRegistry: Sendable {
     static let standard = SlashCommandRegistry(commands: [
         HelpCommand(), ExitCommand(), ClearCommand(), ModelCommand(), ModelsCommand(), SystemCommand(),
         RoleCommand(), FileCommand(), FilesCommand(), HistoryCommand(), RetryCommand(), UndoCommand(), EditCommand(),
-        SaveCommand(), LoadCommand(),
-        UsageCommand(), ConversationsCommand(), ResumeCommand(), TitleCommand(),
+        SaveCommand(), LoadCommand(), UsageCommand(), ConversationsCommand(), ResumeCommand(), TitleCommand(),
+        CopyCommand(),
     ])
 
     /// The command called `name` (any case), by one of its names or aliases.

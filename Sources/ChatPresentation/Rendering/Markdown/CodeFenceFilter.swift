@@ -1,0 +1,58 @@
+/// Follows fenced code blocks through Markdown as it streams, a line at a time, by the fence
+/// rules `MarkdownStream` renders with (so `/copy 2` is the second block shown): says of each
+/// complete line whether it is code, a fence, or the rest.
+struct CodeFenceFilter {
+    /// One line of the answer, without its newline.
+    enum Line: Equatable {
+        case prose(String)
+        /// A fence opening a block, with the language its info string names ("" if none).
+        case opening(language: String)
+        case code(String)
+        case closing
+    }
+
+    private var partial: [UInt8] = []
+    private var fence: (marker: UInt8, count: Int, indent: Int)?
+
+    /// The lines `text` completes.
+    mutating func feed(_ text: String) -> [Line] {
+        partial += text.utf8
+        var lines: [Line] = []
+        var start = 0
+        while let newline = partial[start...].firstIndex(of: 0x0A) {
+            lines.append(line(partial[start..<newline]))
+            start = newline + 1
+        }
+        partial.removeFirst(start)
+        return lines
+    }
+
+    /// The last line, if the text did not end with a newline.
+    mutating func finish() -> [Line] {
+        defer { partial.removeAll() }
+        return partial.isEmpty ? [] : [line(partial[...])]
+    }
+
+    private mutating func line(_ bytes: ArraySlice<UInt8>) -> Line {
+        let text = String(decoding: bytes, as: UTF8.self)
+        if let open = fence {
+            let spaces = bytes.prefix { $0 == 0x20 }.count
+            let rest = bytes.dropFirst(spaces)
+            let run = rest.prefix { $0 == open.marker }.count
+            if spaces <= open.indent + 3 && run >= open.count
+                && rest.dropFirst(run).allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
+            {
+                fence = nil
+                return .closing
+            }
+            return .code(String(decoding: bytes.dropFirst(min(spaces, open.indent)), as: UTF8.self))
+        }
+        if let start = LineStart.read(bytes + [0x0A], final: true), start.quoteDepth == 0,
+            case .fence(let marker, let count, let info) = start.kind
+        {
+            fence = (marker, count, start.indent)
+            return .opening(language: String(info.prefix { $0 != " " && $0 != "{" && $0 != "," }))
+        }
+        return .prose(text)
+    }
+}

@@ -1,0 +1,401 @@
+/// Renders the text of one Markdown line as it arrives, a token at a time, into a `RowWriter`:
+/// emphasis, strong, strikethrough, code spans, links (the text, then the URL), autolinks,
+/// escapes. A token whose look depends on what follows (a `*` run, a backtick run, a `[` that
+/// may start a link) waits until that has arrived; words go to the writer at once, which holds
+/// each until it ends. Emphasis still open at the end of the line ends there.
+struct InlineRenderer {
+    private enum CharClass { case space, punctuation, other }
+
+    let theme: MarkdownTheme
+    private var bold: UInt8 = 0
+    private var italic: UInt8 = 0
+    private var strike = false
+    private var code = 0
+    private var previous = CharClass.space
+
+    /// How long a link's text and URL may be held waiting for the rest.
+    private static let holdLimit = 600
+
+    init(theme: MarkdownTheme) {
+        self.theme = theme
+    }
+
+    /// The style text has now on top of `base`.
+    func style(_ base: TextStyle) -> TextStyle {
+        var style = base
+        if bold != 0 { style.attributes |= TextStyle.bold }
+        if italic != 0 { style.attributes |= TextStyle.italic }
+        if strike { style.attributes |= TextStyle.strike }
+        if code > 0 { style = style.adding(0, colour: theme.inlineCode.colour) }
+        return style
+    }
+
+    /// Renders the token at the start of `b` (what has arrived of the line, without its newline;
+    /// not empty) on top of `base`, inside the hyperlink `link` if any; returns the bytes it took,
+    /// or nil when more must arrive first. `complete`: the line ends after `b`.
+    mutating func token(
+        _ b: ArraySlice<UInt8>, complete: Bool, base: TextStyle, link: String? = nil, into writer: inout RowWriter
+    ) -> Int? {
+        let s = b.startIndex
+        let c = b[s]
+        if code > 0 { return codeSpan(b, complete: complete, base: base, link: link, into: &writer) }
+        switch c {
+        case 0x20, 0x09:
+            let run = b.prefix { $0 == 0x20 || $0 == 0x09 }.count
+            writer.space(run, style(base), link: link)
+            previous = .space
+            return run
+        case UInt8(ascii: "\\"):
+            guard s + 1 < b.endIndex else {
+                guard complete else { return nil }
+                writer.text(b[s...s], style(base), link: link)
+                previous = .punctuation
+                return 1
+            }
+            let next = b[s + 1]
+            if Self.isPunctuation(next) {
+                writer.text(b[(s + 1)...(s + 1)], style(base), link: link)
+                previous = .punctuation
+                return 2
+            }
+            writer.text(b[s...s], style(base), link: link)
+            previous = .punctuation
+            return 1
+        case UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"):
+            return delimiter(b, complete: complete, base: base, link: link, into: &writer)
+        case UInt8(ascii: "`"):
+            let run = b.prefix { $0 == c }.count
+            guard s + run < b.endIndex || complete else { return nil }
+            code = run
+            previous = .punctuation
+            return run
+        case UInt8(ascii: "["), UInt8(ascii: "!"):
+            return self.link(b, complete: complete, base: base, outer: link, into: &writer)
+        case UInt8(ascii: "<"):
+            return autolink(b, complete: complete, base: base, outer: link, into: &writer)
+        default:
+            return word(b, complete: complete, base: base, link: link, into: &writer)
+        }
+    }
+
+    // MARK: Words
+
+    private mutating func word(
+        _ b: ArraySlice<UInt8>, complete: Bool, base: TextStyle, link: String?, into writer: inout RowWriter
+    ) -> Int? {
+        let s = b.startIndex
+        var i = s
+        var breakAfter = false
+        while i < b.endIndex {
+            let byte = b[i]
+            if byte < 0x80 {
+                // The first byte never stops the word: `token` sent each stop byte elsewhere.
+                if Self.stops(byte) && i > s { break }
+                i += 1
+                continue
+            }
+            let (scalar, length) = UTF8Scalars.decode(b, at: i)
+            if Self.breaksAfter(scalar) {
+                let after = i + length
+                guard after < b.endIndex else {
+                    if complete {
+                        i = after
+                        break
+                    }
+                    // What follows decides whether a line may break after it.
+                    if i == s { return nil }
+                    break
+                }
+                let (next, _) = UTF8Scalars.decode(b, at: after)
+                if !(CellWidth.isZeroWidth(next) || next == 0x200D || Self.closing(next)) {
+                    i = after
+                    breakAfter = true
+                    break
+                }
+            }
+            i += length
+        }
+        let whole = breakAfter || (i < b.endIndex ? b[i] == 0x20 || b[i] == 0x09 : complete)
+        if whole && !writer.holdsText {
+            writer.word(b[s..<i], style(base), link: link)
+        } else {
+            writer.text(b[s..<i], style(base), link: link)
+            if breakAfter { writer.endWord() }
+        }
+        let last = b[i - 1]
+        previous = last < 0x80 && Self.isPunctuation(last) ? .punctuation : .other
+        return i - s
+    }
+
+    /// Bytes that end a word because they may start something else.
+    private static func stops(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x20, 0x09, UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"),
+            UInt8(ascii: "["), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: "\\"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    // MARK: Emphasis
+
+    private mutating func delimiter(
+        _ b: ArraySlice<UInt8>, complete: Bool, base: TextStyle, link: String?, into writer: inout RowWriter
+    ) -> Int? {
+        let s = b.startIndex
+        let c = b[s]
+        let run = b.prefix { $0 == c }.count
+        guard s + run < b.endIndex || complete else { return nil }
+        let next: CharClass = s + run < b.endIndex ? Self.charClass(b[s + run]) : .space
+        let left = next != .space && (next != .punctuation || previous == .space || previous == .punctuation)
+        let right = previous != .space && (previous != .punctuation || next == .space || next == .punctuation)
+        var remaining = run
+        if c == UInt8(ascii: "~") {
+            if run == 2 && strike && right {
+                strike = false
+                remaining = 0
+            } else if run == 2 && !strike && left {
+                strike = true
+                remaining = 0
+            }
+        } else {
+            let canOpen = c == UInt8(ascii: "*") ? left : left && (!right || previous == .punctuation)
+            let canClose = c == UInt8(ascii: "*") ? right : right && (!left || next == .punctuation)
+            var closed = false
+            if canClose {
+                if remaining >= 2 && bold == c {
+                    bold = 0
+                    remaining -= 2
+                    closed = true
+                }
+                if remaining >= 1 && italic == c {
+                    italic = 0
+                    remaining -= 1
+                    closed = true
+                }
+            }
+            if remaining > 0 && canOpen && !closed {
+                if remaining >= 3 && bold == 0 && italic == 0 {
+                    bold = c
+                    italic = c
+                    remaining -= 3
+                } else if remaining == 2 && bold == 0 {
+                    bold = c
+                    remaining = 0
+                } else if remaining == 1 && italic == 0 {
+                    italic = c
+                    remaining = 0
+                }
+            }
+        }
+        if remaining > 0 { writer.text(b[s..<(s + remaining)], style(base), link: link) }
+        previous = .punctuation
+        return run
+    }
+
+    // MARK: Code spans
+
+    private mutating func codeSpan(
+        _ b: ArraySlice<UInt8>, complete: Bool, base: TextStyle, link: String?, into writer: inout RowWriter
+    ) -> Int? {
+        let s = b.startIndex
+        let c = b[s]
+        if c == UInt8(ascii: "`") {
+            let run = b.prefix { $0 == c }.count
+            guard s + run < b.endIndex || complete else { return nil }
+            if run == code {
+                code = 0
+                previous = .punctuation
+            } else {
+                writer.text(b[s..<(s + run)], style(base), link: link)
+            }
+            return run
+        }
+        if c == 0x20 || c == 0x09 {
+            let run = b.prefix { $0 == 0x20 || $0 == 0x09 }.count
+            writer.space(run, style(base), link: link)
+            return run
+        }
+        let run = b.prefix { $0 != UInt8(ascii: "`") && $0 != 0x20 && $0 != 0x09 }.count
+        writer.text(b[s..<(s + run)], style(base), link: link)
+        return run
+    }
+
+    // MARK: Links
+
+    private mutating func link(
+        _ b: ArraySlice<UInt8>, complete: Bool, base: TextStyle, outer: String?, into writer: inout RowWriter
+    ) -> Int? {
+        let s = b.startIndex
+        let literal = { (self: inout InlineRenderer, writer: inout RowWriter) -> Int in
+            writer.text(b[s...s], self.style(base), link: outer)
+            self.previous = .punctuation
+            return 1
+        }
+        var labelStart = s + 1
+        let image = b[s] == UInt8(ascii: "!")
+        if image {
+            guard s + 1 < b.endIndex else { return complete ? literal(&self, &writer) : nil }
+            guard b[s + 1] == UInt8(ascii: "[") else { return literal(&self, &writer) }
+            labelStart = s + 2
+        } else if previous == .other || outer != nil {
+            return literal(&self, &writer)
+        }
+        // The label, to its `]`.
+        var i = labelStart
+        var depth = 0
+        var close: Int?
+        while i < b.endIndex && i - s < Self.holdLimit {
+            let byte = b[i]
+            if byte == UInt8(ascii: "\\") {
+                i += 2
+                continue
+            }
+            if byte == UInt8(ascii: "[") { depth += 1 }
+            if byte == UInt8(ascii: "]") {
+                if depth == 0 {
+                    close = i
+                    break
+                }
+                depth -= 1
+            }
+            i += 1
+        }
+        guard let close else {
+            return complete || i - s >= Self.holdLimit ? literal(&self, &writer) : nil
+        }
+        guard close + 1 < b.endIndex else { return complete ? literal(&self, &writer) : nil }
+        guard b[close + 1] == UInt8(ascii: "(") else { return literal(&self, &writer) }
+        // The destination, to its `)`.
+        var j = close + 2
+        var parens = 0
+        var end: Int?
+        while j < b.endIndex && j - s < Self.holdLimit * 4 {
+            let byte = b[j]
+            if byte == UInt8(ascii: "\\") {
+                j += 2
+                continue
+            }
+            if byte == UInt8(ascii: "(") { parens += 1 }
+            if byte == UInt8(ascii: ")") {
+                if parens == 0 {
+                    end = j
+                    break
+                }
+                parens -= 1
+            }
+            j += 1
+        }
+        guard let end else {
+            return complete || j - s >= Self.holdLimit * 4 ? literal(&self, &writer) : nil
+        }
+        let destination = Self.destination(b[(close + 2)..<end])
+        let label = b[labelStart..<close]
+        if image {
+            writer.text(Array("image:".utf8)[...], theme.url, link: nil)
+            writer.space(1)
+            var inner = InlineRenderer(theme: theme)
+            inner.render(label, base: base.adding(TextStyle.italic), link: nil, into: &writer)
+        } else {
+            let target = theme.hyperlinks ? Hyperlink.safeURL(destination) : nil
+            var inner = InlineRenderer(theme: theme)
+            inner.render(
+                label, base: base.adding(theme.link.attributes, colour: theme.link.colour), link: target, into: &writer)
+        }
+        if !destination.isEmpty && String(decoding: label, as: UTF8.self) != destination {
+            writer.space(1)
+            writer.text(Array("(\(destination))".utf8)[...], theme.url, link: nil)
+        }
+        previous = .punctuation
+        return end + 1 - s
+    }
+
+    private mutating func autolink(
+        _ b: ArraySlice<UInt8>, complete: Bool, base: TextStyle, outer: String?, into writer: inout RowWriter
+    ) -> Int? {
+        let s = b.startIndex
+        var i = s + 1
+        var close: Int?
+        if previous != .other && outer == nil {
+            while i < b.endIndex && i - s < Self.holdLimit * 4 {
+                let byte = b[i]
+                if byte == UInt8(ascii: ">") {
+                    close = i
+                    break
+                }
+                if byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: "<") { break }
+                i += 1
+            }
+            if close == nil && i == b.endIndex && !complete && i - s < Self.holdLimit * 4 { return nil }
+        }
+        if let close {
+            let url = String(decoding: b[(s + 1)..<close], as: UTF8.self)
+            let isURL =
+                url.contains("@") || (url.firstIndex(of: ":").map { url[..<$0].allSatisfy(\.isLetter) } ?? false)
+            if isURL && !url.isEmpty {
+                let target = theme.hyperlinks ? Hyperlink.safeURL(url) : nil
+                writer.text(
+                    b[(s + 1)..<close], style(base).adding(theme.link.attributes, colour: theme.link.colour),
+                    link: target)
+                previous = .punctuation
+                return close + 1 - s
+            }
+        }
+        writer.text(b[s...s], style(base), link: outer)
+        previous = .punctuation
+        return 1
+    }
+
+    /// Renders complete text (a link's label, a table cell) from its start.
+    mutating func render(_ b: ArraySlice<UInt8>, base: TextStyle, link: String?, into writer: inout RowWriter) {
+        var i = b.startIndex
+        while i < b.endIndex {
+            guard let taken = token(b[i...], complete: true, base: base, link: link, into: &writer) else { break }
+            i += max(taken, 1)
+        }
+        writer.endWord()
+    }
+
+    /// A link destination without its title or angle brackets.
+    private static func destination(_ bytes: ArraySlice<UInt8>) -> String {
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters()
+        if text.hasPrefix("<"), let close = text.firstIndex(of: ">") {
+            return String(text[text.index(after: text.startIndex)..<close])
+        }
+        return String(text.prefix { $0 != " " })
+    }
+
+    // MARK: Characters
+
+    private static func charClass(_ byte: UInt8) -> CharClass {
+        if byte == 0x20 || byte == 0x09 || byte == 0x0A { return .space }
+        return byte < 0x80 && isPunctuation(byte) ? .punctuation : .other
+    }
+
+    private static func isPunctuation(_ byte: UInt8) -> Bool {
+        (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte)
+            || (0x7B...0x7E).contains(byte)
+    }
+
+    /// Whether a line may break after this scalar (unless closing punctuation follows): CJK
+    /// ideographs, kana, Hangul syllables and fullwidth forms, which are written without spaces.
+    /// Not emoji, whose sequences must stay whole.
+    private static func breaksAfter(_ scalar: UInt32) -> Bool {
+        (scalar < 0x1F000 || (0x20000...0x3FFFD).contains(scalar)) && CellWidth.isWide(scalar) && !opening(scalar)
+    }
+
+    /// Opening brackets and quotes of CJK text: no line break after them.
+    private static func opening(_ scalar: UInt32) -> Bool {
+        [0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301D, 0xFF08, 0xFF3B, 0xFF5B]
+            .contains(scalar)
+    }
+
+    /// Closing punctuation of CJK text: no line break before it.
+    private static func closing(_ scalar: UInt32) -> Bool {
+        [
+            0x3001, 0x3002, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019, 0x301E, 0x301F,
+            0xFF01, 0xFF09, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F, 0xFF3D, 0xFF5D, 0x30FC, 0x3005,
+        ].contains(scalar)
+    }
+}

@@ -1,0 +1,153 @@
+/// What a Markdown line is, decided from its first bytes: quote markers, indentation, then a
+/// heading, fence, rule, list item, table row, blank line or paragraph text. Most lines are
+/// decided within a few bytes; a fence or table row needs its whole line, a possible rule
+/// (`---`, `* * *`) until a byte that is not part of one.
+struct LineStart: Equatable {
+    enum Kind: Equatable {
+        case blank
+        case heading(level: Int)
+        case fence(marker: UInt8, count: Int, info: String)
+        case rule(heavy: Bool)
+        case bullet(task: Bool?)
+        case ordered(number: String, task: Bool?)
+        /// A line starting with `|`: its bytes from the first `|`, without the newline.
+        case tableRow([UInt8])
+        case paragraph
+    }
+
+    var quoteDepth = 0
+    /// Columns of indentation after the quote markers (a tab counts to the next multiple of 4).
+    var indent = 0
+    var kind = Kind.paragraph
+    /// Bytes the line start takes: for paragraphs, headings and list items up to their text;
+    /// for the rest, the whole line with its newline.
+    var length = 0
+
+    /// The start of the line at the start of `b` (bytes as they have arrived), or nil when
+    /// more must arrive first. With `final`, nothing more arrives: the end of `b` ends the line.
+    static func read(_ b: ArraySlice<UInt8>, final: Bool) -> LineStart? {
+        var line = LineStart()
+        var i = b.startIndex
+        let end = b.endIndex
+        var spaces = 0
+        while true {
+            spaces = 0
+            while i < end && (b[i] == 0x20 || b[i] == 0x09) {
+                spaces = b[i] == 0x09 ? (spaces / 4 + 1) * 4 : spaces + 1
+                i += 1
+            }
+            if i < end && b[i] == UInt8(ascii: ">") && spaces < 4 {
+                line.quoteDepth += 1
+                i += 1
+                if i < end && b[i] == 0x20 { i += 1 }
+                continue
+            }
+            break
+        }
+        line.indent = spaces
+        guard i < end else {
+            guard final else { return nil }
+            line.kind = .blank
+            line.length = i - b.startIndex
+            return line
+        }
+        let c = b[i]
+        func done(_ kind: Kind, through index: Int) -> LineStart {
+            var copy = line
+            copy.kind = kind
+            copy.length = index - b.startIndex
+            return copy
+        }
+        /// The index after the line's newline, the end of `b` when final, or nil.
+        func lineEnd(from index: Int) -> (content: Int, next: Int)? {
+            if let newline = b[index...].firstIndex(of: 0x0A) { return (newline, newline + 1) }
+            return final ? (end, end) : nil
+        }
+        let paragraph = done(.paragraph, through: i)
+
+        switch c {
+        case 0x0A:
+            return done(.blank, through: i + 1)
+        case UInt8(ascii: "#"):
+            let run = b[i...].prefix { $0 == c }.count
+            guard i + run < end else {
+                return final ? (run <= 6 ? done(.heading(level: run), through: end) : paragraph) : nil
+            }
+            let next = b[i + run]
+            guard run <= 6 else { return paragraph }
+            if next == 0x20 || next == 0x09 { return done(.heading(level: run), through: i + run + 1) }
+            if next == 0x0A { return done(.heading(level: run), through: i + run) }
+            return paragraph
+        case UInt8(ascii: "`"), UInt8(ascii: "~"):
+            let run = b[i...].prefix { $0 == c }.count
+            guard i + run < end || final else { return nil }
+            guard run >= 3 else { return paragraph }
+            guard let (content, next) = lineEnd(from: i + run) else { return nil }
+            let info = String(decoding: b[(i + run)..<content], as: UTF8.self).trimmingCharacters()
+            if c == UInt8(ascii: "`") && info.contains("`") { return paragraph }
+            return done(.fence(marker: c, count: run, info: info), through: next)
+        case UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "+"):
+            if c != UInt8(ascii: "+") {
+                var j = i
+                var count = 0
+                while j < end && (b[j] == c || b[j] == 0x20 || b[j] == 0x09) {
+                    if b[j] == c { count += 1 }
+                    j += 1
+                }
+                if j == end && !final { return nil }
+                if count >= 3 && (j == end || b[j] == 0x0A) {
+                    return done(.rule(heavy: false), through: j == end ? end : j + 1)
+                }
+            }
+            guard c != UInt8(ascii: "_") else { return paragraph }
+            guard i + 1 < end else { return final ? done(.bullet(task: nil), through: end) : nil }
+            let next = b[i + 1]
+            if next == 0x0A { return done(.bullet(task: nil), through: i + 1) }
+            guard next == 0x20 || next == 0x09 else { return paragraph }
+            guard let (task, taken) = taskBox(b, at: i + 2, final: final) else { return nil }
+            return done(.bullet(task: task), through: i + 2 + taken)
+        case UInt8(ascii: "="):
+            var j = i
+            while j < end && b[j] == c { j += 1 }
+            while j < end && (b[j] == 0x20 || b[j] == 0x09) { j += 1 }
+            if j == end && !final { return nil }
+            if j == end || b[j] == 0x0A { return done(.rule(heavy: true), through: j == end ? end : j + 1) }
+            return paragraph
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            var j = i
+            while j < end && j - i < 10 && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[j]) { j += 1 }
+            guard j < end else { return final ? paragraph : nil }
+            guard j - i <= 9, b[j] == UInt8(ascii: ".") || b[j] == UInt8(ascii: ")") else { return paragraph }
+            let number = String(decoding: b[i...j], as: UTF8.self)
+            guard j + 1 < end else { return final ? done(.ordered(number: number, task: nil), through: end) : nil }
+            let next = b[j + 1]
+            if next == 0x0A { return done(.ordered(number: number, task: nil), through: j + 1) }
+            guard next == 0x20 || next == 0x09 else { return paragraph }
+            guard let (task, taken) = taskBox(b, at: j + 2, final: final) else { return nil }
+            return done(.ordered(number: number, task: task), through: j + 2 + taken)
+        case UInt8(ascii: "|"):
+            guard let (content, next) = lineEnd(from: i) else { return nil }
+            return done(.tableRow(Array(b[i..<content])), through: next)
+        default:
+            return paragraph
+        }
+    }
+
+    /// A task box (`[ ] `, `[x] `) at `index`: whether it is ticked (nil: none) and its length;
+    /// nil when more must arrive to tell.
+    private static func taskBox(_ b: ArraySlice<UInt8>, at index: Int, final: Bool) -> (Bool?, Int)? {
+        let available = b[min(index, b.endIndex)...].prefix(4)
+        let forms: [(text: [UInt8], ticked: Bool)] = [
+            (Array("[ ] ".utf8), false), (Array("[x] ".utf8), true), (Array("[X] ".utf8), true),
+        ]
+        for form in forms {
+            if available.elementsEqual(form.text) { return (form.ticked, 4) }
+            if available.count < 4 && form.text.starts(with: available) && !available.isEmpty {
+                if final { return (nil, 0) }
+                return nil
+            }
+        }
+        if available.isEmpty && !final { return nil }
+        return (nil, 0)
+    }
+}

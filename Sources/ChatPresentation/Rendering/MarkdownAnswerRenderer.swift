@@ -1,0 +1,190 @@
+import ChatDomain
+import Dispatch
+import Synchronization
+
+/// `AnswerRenderer` that renders the answer's Markdown for a terminal as it streams
+/// (`MarkdownStream`): headings, emphasis, code blocks highlighted with their language named,
+/// lists, quotes, rules, links, tables aligned once complete; words wrapped at the terminal's
+/// width. What is held back because its look depends on what follows is shown as a preview
+/// when nothing more has arrived for `holdBack` (100 ms), and replaced when the rest comes.
+/// Reasoning and retry notes go to the notes stream as `PlainAnswerRenderer` writes them.
+public final class MarkdownAnswerRenderer: AnswerRenderer {
+    /// What the stall timer shares with the task that renders.
+    private final class Shared: Sendable {
+        struct State {
+            var stream: MarkdownStream
+            var holdingSince: ContinuousClock.Instant?
+            var timerArmed = false
+            var previewing = false
+            var ended = false
+            var outputClosed = false
+        }
+
+        let state: Mutex<State>
+        let output: any OutputSink
+        let holdBack: Duration?
+
+        init(stream: sending MarkdownStream, output: any OutputSink, holdBack: Duration?) {
+            state = Mutex(State(stream: stream))
+            self.output = output
+            self.holdBack = holdBack
+        }
+
+        /// Writes `bytes` (under the lock, so writes keep their order); notes if the reader went.
+        func write(_ bytes: [UInt8], _ state: inout State) {
+            guard !bytes.isEmpty, !state.outputClosed else { return }
+            if !bytes.withUnsafeBufferPointer({ output.write(utf8: $0) }) { state.outputClosed = true }
+        }
+
+        /// Writes what the stream has rendered since the last call.
+        func writeRendered(_ state: inout State) {
+            var ok = true
+            let closed = state.outputClosed
+            state.stream.drainOutput { bytes in
+                if !closed { ok = output.write(utf8: bytes) }
+            }
+            if !ok { state.outputClosed = true }
+        }
+
+        /// After a piece: starts timing what is held, or stops.
+        func afterPiece(_ state: inout State) {
+            guard let holdBack else { return }
+            if state.stream.holdsHidden {
+                if state.holdingSince == nil { state.holdingSince = .now }
+                if !state.timerArmed {
+                    state.timerArmed = true
+                    schedule(after: holdBack)
+                }
+            } else {
+                state.holdingSince = nil
+            }
+        }
+
+        private func schedule(after delay: Duration) {
+            let (seconds, attoseconds) = delay.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in fire() }
+        }
+
+        private func fire() {
+            state.withLock { state in
+                state.timerArmed = false
+                guard !state.ended, let since = state.holdingSince, let holdBack else { return }
+                let waited = ContinuousClock.now - since
+                if waited < holdBack {
+                    state.timerArmed = true
+                    schedule(after: holdBack - waited)
+                    return
+                }
+                state.holdingSince = nil
+                state.previewing = true
+                write(state.stream.showHeld(), &state)
+            }
+        }
+    }
+
+    private let shared: Shared
+    private let notes: any OutputSink
+    private let notesStyle: TerminalStyle
+    private let cleanUp: [UInt8]
+    public private(set) var printedText = false
+    public private(set) var outputClosed = false
+    private var inReasoning = false
+
+    /// Answers go to `output` with `theme`, laid out at the width `width` reads; reasoning and
+    /// retry notes to `notes`. With `holdBack` nil, held text waits for the next piece however
+    /// long it takes (tests drive `showHeld` themselves).
+    init(
+        output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle, theme: MarkdownTheme,
+        width: @escaping @Sendable () -> Int, holdBack: Duration? = .milliseconds(100)
+    ) {
+        shared = Shared(
+            stream: MarkdownStream(theme: theme, width: width), output: output,
+            holdBack: theme.escapes ? holdBack : nil)
+        self.notes = notes
+        self.notesStyle = notesStyle
+        cleanUp = theme.escapes ? Array("\u{1B}[0m\u{1B}]8;;\u{1B}\\\u{1B}[?25h".utf8) : []
+    }
+
+    /// Renders for standard output as `environment` describes it: colour unless `NO_COLOR`,
+    /// hyperlinks where the terminal is known to show them, the width read from `fd`.
+    public convenience init(
+        output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle, fd: Int32,
+        environment: [String: String]
+    ) {
+        let escapes = output.isTerminal && environment["TERM"] != "dumb"
+        let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let theme = MarkdownTheme(
+            escapes: escapes, colour: !noColour, hyperlinks: Hyperlink.supported(environment: environment))
+        let fallback = environment["COLUMNS"].flatMap(Int.init).map { $0 > 0 ? $0 : 80 } ?? 80
+        self.init(
+            output: output, notes: notes, notesStyle: notesStyle, theme: theme,
+            width: { TerminalSize.columns(fd: fd) ?? fallback })
+    }
+
+    public func render(_ event: ChatEvent) {
+        switch event {
+        case .text(let piece):
+            guard !outputClosed, !piece.isEmpty else { return }
+            endReasoning()
+            printedText = true
+            let closed = shared.state.withLock { state -> Bool in
+                state.stream.receive(piece)
+                if state.previewing {
+                    // After a stall, what is held stays on the screen until it is decided.
+                    if state.stream.holdsHidden {
+                        state.stream.showHeldAfterwards()
+                    } else {
+                        state.previewing = false
+                    }
+                }
+                shared.writeRendered(&state)
+                shared.afterPiece(&state)
+                return state.outputClosed
+            }
+            if closed {
+                outputClosed = true
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+        case .reasoning(let piece):
+            guard notes.isTerminal else { return }
+            inReasoning = true
+            notes.write(notesStyle.dim(piece))
+        case .retrying(let attempt, let limit, let delay, let reason):
+            guard notes.isTerminal else { return }
+            let tenths = Int((delay * 10).rounded())
+            notes.write(
+                notesStyle.note("retrying in \(tenths / 10).\(tenths % 10) s (\(attempt)/\(limit)): \(reason)") + "\n")
+        case .usage, .finished:
+            break
+        }
+    }
+
+    /// Renders what is held, closes what is open, ends the last line; leaves the terminal with
+    /// no style, no open hyperlink and the cursor shown, also after Ctrl-C.
+    public func finish(_ turn: Turn) {
+        endReasoning()
+        shared.state.withLock { state in
+            state.ended = true
+            guard printedText else { return }
+            var bytes = state.stream.finish()
+            bytes += cleanUp
+            shared.write(bytes, &state)
+        }
+    }
+
+    /// Shows what is held as a preview now (as the stall timer does).
+    func showHeld() {
+        shared.state.withLock { state in
+            state.previewing = true
+            shared.write(state.stream.showHeld(), &state)
+        }
+    }
+
+    private func endReasoning() {
+        if inReasoning {
+            notes.write("\n")
+            inReasoning = false
+        }
+    }
+}

@@ -1,0 +1,61 @@
+/// How many terminal cells text takes: two for East Asian Wide and Fullwidth characters (CJK,
+/// most emoji), none for combining marks, format characters and variation selectors, one for the
+/// rest. A ZWJ sequence counts as the sum of its parts, as most terminals draw it; where a
+/// terminal joins it, the estimate is too wide, which in text laid out a row at a time only
+/// leaves a row a little shorter. Tables: `CellWidthTable`, generated.
+enum CellWidth {
+    /// The cells one scalar takes on its own.
+    static func of(_ scalar: UInt32) -> Int {
+        if scalar < 0x300 { return 1 }
+        if contains(CellWidthTable.zero, scalar) { return 0 }
+        if contains(CellWidthTable.wide, scalar) { return 2 }
+        return 1
+    }
+
+    /// Whether a scalar takes no cell of its own (it joins the one before it).
+    static func isZeroWidth(_ scalar: UInt32) -> Bool {
+        scalar >= 0x300 && contains(CellWidthTable.zero, scalar)
+    }
+
+    /// Whether a scalar is drawn two cells wide.
+    static func isWide(_ scalar: UInt32) -> Bool {
+        scalar >= 0x1100 && contains(CellWidthTable.wide, scalar)
+    }
+
+    /// The cells of UTF-8 text made of whole scalars (see `WidthCounter`).
+    static func of(_ bytes: ArraySlice<UInt8>) -> Int {
+        let ascii = bytes.withUnsafeBufferPointer { buffer -> Bool in
+            for byte in buffer where byte >= 0x80 { return false }
+            return true
+        }
+        if ascii { return bytes.count }
+        var counter = WidthCounter()
+        return counter.add(bytes)
+    }
+
+    /// Whether VS16 after this narrow scalar draws it as a two-cell emoji.
+    static func isNarrowEmoji(_ scalar: UInt32) -> Bool {
+        scalar >= 0x23 && contains(CellWidthTable.narrowEmoji, scalar)
+    }
+
+    /// The cells of a string.
+    static func of(_ text: String) -> Int {
+        of(Array(text.utf8)[...])
+    }
+
+    private static func contains(_ table: [(UInt32, UInt32)], _ scalar: UInt32) -> Bool {
+        var low = 0
+        var high = table.count - 1
+        while low <= high {
+            let middle = (low + high) / 2
+            if scalar < table[middle].0 {
+                high = middle - 1
+            } else if scalar > table[middle].1 {
+                low = middle + 1
+            } else {
+                return true
+            }
+        }
+        return false
+    }
+}

@@ -1,0 +1,64 @@
+/// Makes model text safe to show: no byte of it can act as a terminal command. Control
+/// characters are shown in caret notation (`ESC` as `^[`, so an escape sequence appears as text
+/// and does nothing), C1 controls as U+FFFD, carriage returns are dropped (CRLF becomes LF; a
+/// lone CR would draw over the line). Newline and tab pass: the renderer lays them out itself.
+/// Works scalar by scalar, so a piece boundary anywhere gives the same result.
+enum ControlSanitizer {
+    /// Appends the UTF-8 bytes of `text`, made safe, to `bytes`.
+    static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        let clean = text.withUTF8 { utf8 -> Bool in
+            var previous: UInt8 = 0
+            for byte in utf8 {
+                if (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || (previous == 0xC2 && byte < 0xA0) {
+                    return false
+                }
+                previous = byte
+            }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if !clean { bytes += sanitized(text) }
+    }
+
+    /// The UTF-8 bytes of `text`, made safe.
+    static func sanitized(_ text: String) -> [UInt8] {
+        var text = text
+        return text.withUTF8 { bytes in
+            var needed = false
+            var previous: UInt8 = 0
+            for byte in bytes {
+                if (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || (previous == 0xC2 && byte < 0xA0) {
+                    needed = true
+                    break
+                }
+                previous = byte
+            }
+            guard needed else { return Array(bytes) }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 8)
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case 0x0A, 0x09:
+                    out.append(byte)
+                case 0x0D:
+                    break
+                case 0x00..<0x20:
+                    out.append(0x5E)  // ^
+                    out.append(byte + 0x40)
+                case 0x7F:
+                    out.append(contentsOf: [0x5E, 0x3F])  // ^?
+                case 0xC2 where index + 1 < bytes.count && bytes[index + 1] < 0xA0:
+                    out.append(contentsOf: [0xEF, 0xBF, 0xBD])  // U+FFFD
+                    index += 1
+                default:
+                    out.append(byte)
+                }
+                index += 1
+            }
+            return out
+        }
+    }
+}
