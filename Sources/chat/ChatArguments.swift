@@ -32,6 +32,7 @@ struct ChatArguments: ParsableCommand {
             COMMAND | chat [options] [PROMPT] piped text is the prompt, or follows PROMPT
             chat [options]                    on a terminal: start the REPL
             chat -i [options] [PROMPT]        start the REPL always (reads lines from stdin if piped)
+            chat -x [options] PROMPT...       one shell command, run only if you say y
             """,
         discussion: """
             Options come before the prompt: every word from the prompt on is prompt text, even one \

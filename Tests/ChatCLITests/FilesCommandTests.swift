@@ -150,6 +150,49 @@ struct FilesCommandTests {
         #expect(parts?.last?["text"] as? String == "[image \(path) is no longer available]")
         #expect(try await chat.run(["--show", id]).stdout.contains("; the file is no longer there as it was]"))
     }
+
+    @Test func laterTurnsOfTheRunResendTheImageFromMemoryAndAResumedOneSaysOnceItIsGone() async throws {
+        let chat = ChatBinary()
+        let png = images[0]
+        let path = try write(chat, "cat.png", png.bytes)
+        // The file goes away as soon as the first request has carried it.
+        let server = try LoopbackServer { _, index in
+            if index == 0 { try? FileManager.default.removeItem(atPath: path) }
+            return ServerStep.sse([ServerStep.chatChunk("seen"), ServerStep.finishChunk()])
+        }
+        defer { server.stop() }
+        let url = "data:image/png;base64," + Data(png.bytes).base64EncodedString()
+        let firstRun = try await chat.run(
+            ["--base-url", server.baseURL, "-f", path, "-i"], input: "what is this?\nand its colour?\n")
+        #expect(firstRun.status == 0, "\(firstRun.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path))
+        // The same run: the second request still carries the bytes, from memory.
+        let second = try firstMessageParts(server, 1)
+        #expect((second.last?["image_url"] as? [String: Any])?["url"] as? String == url)
+        #expect(firstRun.stderr == "")
+
+        // Resumed in a later run with the file gone: a note in its place in every request, said once.
+        let resumed = try await chat.run(["--base-url", server.baseURL, "-c", "-i"], input: "one\ntwo\n")
+        #expect(resumed.status == 0, "\(resumed.stderr)")
+        #expect(
+            resumed.stderr.hasPrefix(
+                "chat: (\(path) is no longer available as attached; the requests carry a note in its place)\n"))
+        #expect(resumed.stderr.components(separatedBy: "no longer available").count == 2)
+        for index in [2, 3] {
+            let parts = try firstMessageParts(server, index)
+            #expect(parts.map { $0["type"] as? String } == ["text", "text"])
+            #expect(parts.last?["text"] as? String == "[image \(path) is no longer available]")
+        }
+        #expect(server.requests.count == 4)
+    }
+
+    /// The parts of the first user message of request `index`.
+    private func firstMessageParts(_ server: LoopbackServer, _ index: Int) throws -> [[String: Any]] {
+        let body = try #require(
+            try JSONSerialization.jsonObject(with: Data(try server.request(index).body)) as? [String: Any])
+        let messages = try #require(body["messages"] as? [[String: Any]])
+        return try #require(messages.first { $0["role"] as? String == "user" }?["content"] as? [[String: Any]])
+    }
 }
 
 /// `/file` and `/files` in the REPL on a terminal: Tab completes the path, the prompt counts the

@@ -126,5 +126,18 @@ struct ModelsTerminalTests {
         #expect(await session.waitForScreen { $0.contains("resumed \(id)") })
         try session.send("C-d")
         #expect(await session.exitStatus() == 0)
+
+        // A later session within the day completes from the kept list without asking the server.
+        let later = try TmuxSession(
+            program: ChatBinary.path, arguments: ["--base-url", server.baseURL],
+            environment: chat.environment.merging(["TERM": "xterm"]) { $1 })
+        defer { later.kill() }
+        #expect(await later.waitForScreen { $0.contains("0 turns") })
+        try later.type("/model gp")
+        try later.send("Tab")
+        #expect(await later.waitForScreen { $0.contains("› /model gpt-4o-mini") })
+        #expect(server.requests.filter { $0.method == "GET" }.count == 1)
+        try later.send("C-u", "C-d")
+        #expect(await later.exitStatus() == 0)
     }
 }
