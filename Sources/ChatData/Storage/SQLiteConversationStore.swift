@@ -469,9 +469,12 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         try db.run("UPDATE conversation SET updated_at = ? WHERE id = ?", [now, id])
     }
 
-    /// The first words of a message, on one line.
+    /// The first words of a message's first paragraph, on one line: what was typed, not the
+    /// files attached after it (a blank line apart) or a piped text after the prompt.
     static func title(from text: String) -> String {
-        let words = text.split(whereSeparator: \.isWhitespace).prefix(8).joined(separator: " ")
+        let paragraphs = text.split(separator: /\n[ \t]*\n/)
+        let first = paragraphs.first { $0.contains { !$0.isWhitespace } } ?? ""
+        let words = first.split(whereSeparator: \.isWhitespace).prefix(8).joined(separator: " ")
         return words.count > 60 ? String(words.prefix(59)) + "…" : words
     }
 
