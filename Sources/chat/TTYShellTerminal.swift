@@ -18,6 +18,8 @@ final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
     private let tty: Int32
     private let shell: String
     private let queue = DispatchQueue(label: "chat.shell-terminal")
+    /// Written to when the task asking is cancelled (a signal arrived): the wait for a key ends.
+    private let wake: (read: Int32, write: Int32)
     /// The line editor for `e`, opened when first needed and kept: closing it puts back the
     /// terminal modes it found, which must not happen while a question waits for one key.
     private var editor: EditLineReader?
@@ -29,17 +31,33 @@ final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
         guard fd >= 0 else { return nil }
         if isatty(0) != 1 { _ = dup2(fd, 0) }
         tty = fd
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            close(fd)
+            return nil
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        wake = (ends[0], ends[1])
         let candidate = environment["SHELL"] ?? ""
         shell = candidate.hasPrefix("/") && access(candidate, X_OK) == 0 ? candidate : "/bin/sh"
     }
 
     deinit {
         close(tty)
+        close(wake.read)
+        close(wake.write)
     }
 
+    /// Cancelling the task (SIGTERM, SIGHUP) ends the wait as Ctrl-C would.
     func choose(_ question: String) async -> ShellChoice {
-        await withCheckedContinuation { continuation in
-            queue.async { [self] in continuation.resume(returning: chooseNow(question)) }
+        let wake = wake.write
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async { [self] in continuation.resume(returning: chooseNow(question)) }
+            }
+        } onCancel: {
+            var byte: UInt8 = 1
+            _ = write(wake, &byte, 1)
         }
     }
 
@@ -86,6 +104,19 @@ final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
         defer { if raw { tcsetattr(tty, TCSANOW, &saved) } }
         say(question)
         while true {
+            var waiting = [
+                pollfd(fd: tty, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            ]
+            if poll(&waiting, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                say("\n")
+                return .interrupt
+            }
+            if waiting[1].revents != 0 {
+                say("\n")
+                return .interrupt
+            }
             var byte: UInt8 = 0
             let count = read(tty, &byte, 1)
             if count < 0 && errno == EINTR { continue }

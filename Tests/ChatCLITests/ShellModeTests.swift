@@ -178,6 +178,35 @@ struct ShellModeTerminalTests {
         #expect(FileManager.default.fileExists(atPath: marker))
     }
 
+    @Test(arguments: [(SIGTERM, 143), (SIGHUP, 129)])
+    func aSignalWhileItAsksLeavesItUnrun(signal: Int32, status: Int) async throws {
+        let chat = ChatBinary()
+        let marker = chat.home + "/ran"
+        let server = try commandServer(marker: marker)
+        defer { server.stop() }
+        let session = try start(chat, server)
+        defer { session.kill() }
+        #expect(await session.waitForScreen { $0.contains("[n]o") })
+        let pid = try #require(Self.process(withArgument: server.baseURL))
+        kill(pid, signal)
+        #expect(await session.exitStatus() == status, "\(session.screen())")
+        #expect(session.screen().contains("chat: not run"))
+        #expect(!FileManager.default.fileExists(atPath: marker))
+    }
+
+    /// The process one of whose arguments is `argument`.
+    private static func process(withArgument argument: String) -> pid_t? {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in entries {
+            guard let pid = pid_t(entry),
+                let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline")
+            else { continue }
+            let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if arguments.first == ChatBinary.path && arguments.contains(argument) { return pid }
+        }
+        return nil
+    }
+
     @Test(arguments: [("n", 1), ("Enter", 1), ("C-c", 130)])
     func nEnterAndCtrlCLeaveItUnrun(key: String, status: Int) async throws {
         let chat = ChatBinary()
