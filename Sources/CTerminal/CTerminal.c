@@ -323,8 +323,19 @@ static char *marked_prompt(const char *prompt) {
 }
 
 const char *cterm_editor_read_initial(cterm_editor *editor, const char *prompt, const char *initial, int *status) {
-    // Pushed as if typed: el_gets takes it as the start of the line, which can then be edited.
-    if (initial && *initial) el_push(editor->el, initial);
+    // Pushed as if pasted: el_gets takes it as the start of the line, which can then be edited.
+    // The paste markers make it text: a newline, a tab or a control character in it is kept
+    // as it is instead of ending the line, completing, or acting as a key.
+    if (initial && *initial) {
+        static const char start[] = "\033[200~", end[] = "\033[201~";
+        size_t length = strlen(start) + strlen(initial) + strlen(end) + 1;
+        char *pasted = malloc(length);
+        if (pasted) {
+            snprintf(pasted, length, "%s%s%s", start, initial, end);
+            el_push(editor->el, pasted);
+            free(pasted);
+        }
+    }
     return cterm_editor_read(editor, prompt, status);
 }
 

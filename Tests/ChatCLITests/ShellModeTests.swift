@@ -108,6 +108,31 @@ struct ShellModeTerminalTests {
         #expect(!FileManager.default.fileExists(atPath: chat.home + "/.bash_history"))
     }
 
+    @Test func eKeepsAMultiLineCommandWhole() async throws {
+        let chat = ChatBinary()
+        let marker = chat.home + "/ran"
+        let server = try LoopbackServer { _, _ in
+            ServerStep.sse([
+                ServerStep.chatChunk("for f in a b; do\n\ttouch \(marker)_$f\ndone"), ServerStep.finishChunk(),
+            ])
+        }
+        defer { server.stop() }
+        let session = try start(chat, server)
+        defer { session.kill() }
+        #expect(await session.waitForScreen { $0.contains("[n]o") })
+        try session.send("e")
+        #expect(await session.waitForScreen { $0.contains("edit › for f in a b; do") })
+        // The newlines and the tab went in as text: End is the end of the last line.
+        try session.send("End")
+        try session.type(" # checked")
+        try session.send("Enter")
+        #expect(await session.waitForScreen { $0.contains("done # checked\nrun it?") }, "\(session.screen())")
+        try session.send("y")
+        #expect(await session.exitStatus() == 0, "\(session.screen())")
+        #expect(FileManager.default.fileExists(atPath: marker + "_a"))
+        #expect(FileManager.default.fileExists(atPath: marker + "_b"))
+    }
+
     @Test func ctrlCInTheEditorLeavesItUnrun() async throws {
         let chat = ChatBinary()
         let marker = chat.home + "/ran"
