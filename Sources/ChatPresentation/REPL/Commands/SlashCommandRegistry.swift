@@ -41,11 +41,11 @@ struct SlashCommandRegistry: Sendable {
             text += "  " + command.usage.padding(to: 16) + command.summary + "\n"
         }
         text += """
-            Keys: Up/Down recall earlier lines, Tab completes a command, Ctrl-C stops an answer
-            (or discards the line), Ctrl-D leaves, as does a line that is exit or quit. A line
-            \"\"\" starts and ends a multi-line message (to send exit or quit alone, put it in
-            one); pasted text arrives as one message. Begin a message with // to send a line
-            that starts with /.
+            Keys: Up/Down recall earlier lines, Tab completes a command and its argument (a
+            model, a path, a role, a conversation), Ctrl-C stops an answer (or discards the
+            line), Ctrl-D leaves, as does a line that is exit or quit. A line \"\"\" starts and
+            ends a multi-line message (to send exit or quit alone, put it in one); pasted text
+            arrives as one message. Begin a message with // to send a line that starts with /.
 
             """
         return text
