@@ -81,8 +81,16 @@ static char *prompt_function(EditLine *el) {
     return editor && editor->prompt ? editor->prompt : "";
 }
 
-/// Tab: asks the completer for the words that may replace the word before the cursor, inserts
-/// what they have in common (and a space after the only one), or lists them.
+/// The length of a match's text: up to a tab, after which comes its description.
+static size_t match_text_length(const char *match) {
+    const char *tab = strchr(match, '\t');
+    return tab ? (size_t)(tab - match) : strlen(match);
+}
+
+/// Tab: asks the completer for the matches of the word before the cursor. Each match is a text,
+/// or a text, a tab and a description shown beside it. The only match replaces the word (with a
+/// space after it, unless it is a directory ending in `/`); several that extend the word insert
+/// what they have in common; otherwise they are listed under the line.
 static unsigned char complete_word(EditLine *el, int ch) {
     (void)ch;
     cterm_editor *editor = NULL;
@@ -99,39 +107,62 @@ static unsigned char complete_word(EditLine *el, int ch) {
     size_t typed = length - word;
     int count = 0;
     char **matches = editor->completer(editor->completer_context, line, &count);
-    free(line);
     unsigned char result = CC_REFRESH_BEEP;
     size_t common = 0;
+    int extend = 1, described = 0;
     for (int i = 0; i < count; i++) {
+        size_t text = match_text_length(matches[i]);
+        if (matches[i][text] == '\t') described = 1;
+        if (text < typed || memcmp(matches[i], line + word, typed) != 0) extend = 0;
         if (i == 0) {
-            common = strlen(matches[0]);
+            common = text;
         } else {
             size_t j = 0;
-            while (j < common && matches[i][j] == matches[0][j]) j++;
+            while (j < common && j < text && matches[i][j] == matches[0][j]) j++;
             common = j;
         }
     }
-    if (count > 0 && common > typed) {
+    if (count == 1) {
+        size_t text = match_text_length(matches[0]);
+        char *insert = malloc(text + 2);
+        if (insert) {
+            memcpy(insert, matches[0], text);
+            insert[text] = '\0';
+            if (text == 0 || insert[text - 1] != '/') strcat(insert, " ");
+            if (typed > 0) el_deletestr(el, (int)typed);
+            el_insertstr(el, insert);
+            free(insert);
+        }
+        result = CC_REFRESH;
+    } else if (count > 1 && extend && common > typed) {
         size_t extra = common - typed;
-        char *insert = malloc(extra + 2);
+        char *insert = malloc(extra + 1);
         if (insert) {
             memcpy(insert, matches[0] + typed, extra);
             insert[extra] = '\0';
-            if (count == 1) strcat(insert, " ");
             el_insertstr(el, insert);
             free(insert);
         }
         result = CC_REFRESH;
     } else if (count > 1) {
-        // Show the candidates under the line, then redraw it.
+        // Show the candidates under the line (one a line when they have descriptions), then
+        // redraw it.
         fputc('\n', editor->out);
-        for (int i = 0; i < count; i++) fprintf(editor->out, "%s  ", matches[i]);
-        fputc('\n', editor->out);
+        for (int i = 0; i < count; i++) {
+            size_t text = match_text_length(matches[i]);
+            fwrite(matches[i], 1, text, editor->out);
+            if (described) {
+                if (matches[i][text] == '\t') fprintf(editor->out, "  %s", matches[i] + text + 1);
+                fputc('\n', editor->out);
+            } else {
+                fputs("  ", editor->out);
+            }
+        }
+        if (!described) fputc('\n', editor->out);
         fflush(editor->out);
         result = CC_REDISPLAY;
-    } else if (count == 1) {
-        result = CC_REFRESH;
     }
+    free(line);
     for (int i = 0; i < count; i++) free(matches[i]);
     free(matches);
     return result;
@@ -289,6 +320,23 @@ static char *marked_prompt(const char *prompt) {
     }
     marked[out] = '\0';
     return marked;
+}
+
+const char *cterm_editor_read_initial(cterm_editor *editor, const char *prompt, const char *initial, int *status) {
+    // Pushed as if pasted: el_gets takes it as the start of the line, which can then be edited.
+    // The paste markers make it text: a newline, a tab or a control character in it is kept
+    // as it is instead of ending the line, completing, or acting as a key.
+    if (initial && *initial) {
+        static const char start[] = "\033[200~", end[] = "\033[201~";
+        size_t length = strlen(start) + strlen(initial) + strlen(end) + 1;
+        char *pasted = malloc(length);
+        if (pasted) {
+            snprintf(pasted, length, "%s%s%s", start, initial, end);
+            el_push(editor->el, pasted);
+            free(pasted);
+        }
+    }
+    return cterm_editor_read(editor, prompt, status);
 }
 
 const char *cterm_editor_read(cterm_editor *editor, const char *prompt, int *status) {

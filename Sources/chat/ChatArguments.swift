@@ -32,6 +32,7 @@ struct ChatArguments: ParsableCommand {
             COMMAND | chat [options] [PROMPT] piped text is the prompt, or follows PROMPT
             chat [options]                    on a terminal: start the REPL
             chat -i [options] [PROMPT]        start the REPL always (reads lines from stdin if piped)
+            chat -x [options] PROMPT...       one shell command, run only if you say y
             """,
         discussion: """
             Options come before the prompt: every word from the prompt on is prompt text, even one \
@@ -144,6 +145,47 @@ struct ChatArguments: ParsableCommand {
 
     // MARK: The command's own
 
+    // MARK: Power features
+
+    @Option(
+        name: .shortAndLong, parsing: .unconditional,
+        help: ArgumentHelp(
+            "answer in role NAME, with its prompt and settings; --list-roles lists them", valueName: "NAME"),
+        completion: ShellCompletion.values(.roles))
+    var role: String?
+
+    @Flag(help: "list the roles: the built-in shell, code and explain, and the config's")
+    var listRoles = false
+
+    @Flag(
+        name: [.customShort("x"), .customLong("execute")],
+        help: "ask for a shell command, show it, and run it if you say y (piped: print it only)")
+    var execute = false
+
+    @Flag(help: "with -x, add the command that ran to your shell's history file")
+    var historyAppend = false
+
+    @Option(
+        name: .shortAndLong, parsing: .unconditionalSingleValue,
+        help: ArgumentHelp(
+            "attach a file to the message: text, or a PNG, JPEG, GIF or WebP image; again for more; - is stdin",
+            valueName: "PATH"),
+        completion: .file())
+    var file: [String] = []
+
+    @Flag(help: "list the models the server offers (a table on a terminal, one a line when piped)")
+    var models = false
+
+    @Flag(help: "with --list or --search, also the conversations with no answer")
+    var all = false
+
+    @Option(
+        name: [.customShort("n"), .customLong("limit")], parsing: .unconditional,
+        help: ArgumentHelp(
+            "with --list or --search, show at most N (default 20 on a terminal, all when piped; 0 for all)",
+            valueName: "N"))
+    var limit: String?
+
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp("a profile from the config; `local` is built in", valueName: "NAME"),
@@ -163,7 +205,8 @@ struct ChatArguments: ParsableCommand {
     var interactive = false
 
     @Flag(
-        name: [.customShort("c"), .customLong("continue")], help: "continue the most recently used conversation")
+        name: [.customShort("c"), .customLong("continue")],
+        help: "continue the most recently used conversation that has an answer")
     var continueLast = false
 
     @Option(
@@ -176,7 +219,8 @@ struct ChatArguments: ParsableCommand {
     var list = false
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("find stored conversations that mention TEXT", valueName: "TEXT"))
+        parsing: .unconditional,
+        help: ArgumentHelp("find stored conversations that mention TEXT (every word after it)", valueName: "TEXT"))
     var search: String?
 
     @Option(
@@ -196,7 +240,8 @@ struct ChatArguments: ParsableCommand {
     var format: String?
 
     @Option(
-        parsing: .unconditional, help: ArgumentHelp("delete a stored conversation", valueName: "ID"),
+        parsing: .unconditional,
+        help: ArgumentHelp("delete stored conversations (more ids may follow)", valueName: "ID"),
         completion: ShellCompletion.values(.conversations))
     var delete: String?
 

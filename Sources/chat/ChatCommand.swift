@@ -62,6 +62,20 @@ enum ChatCommand {
             } catch {
                 return fail(error.description, status: 2)
             }
+        case .listRoles, .completionValues(.roles):
+            do {
+                let roles = try SettingsResolver(environment: environment).roles(
+                    configPath: options.overrides.configPath)
+                if options.action == .listRoles {
+                    let style = TerminalStyle(isTerminal: stdout.isTerminal, environment: environment)
+                    RoleListPresenter(output: stdout, style: style).show(roles)
+                } else {
+                    stdout.write(roles.map { $0.name + "\t" + RoleListPresenter.description(of: $0) + "\n" }.joined())
+                }
+                return 0
+            } catch {
+                return fail(error.description, status: 2)
+            }
         case .list, .search, .show, .export, .delete, .completionValues(.conversations):
             guard let directory = DataDirectory(environment: environment) else {
                 return fail("no data directory: set HOME or XDG_DATA_HOME", status: 2)
@@ -73,11 +87,11 @@ enum ChatCommand {
             switch await SQLiteConversationStore.open(in: directory, report: { _ in }) {
             case .success(let store):
                 return await HistoryMode(store: store, stdout: stdout, stderr: stderr, environment: environment)
-                    .run(options.action, format: options.exportFormat)
+                    .run(options)
             case .failure(let error):
                 return fail(ErrorWording.line(for: error), status: 1)
             }
-        case .chat, .help, .version, .completions, .manPage:
+        case .chat, .help, .version, .completions, .manPage, .models:
             break
         }
 
@@ -101,6 +115,18 @@ enum ChatCommand {
             let style = errorStyle
             settings.server.diagnostics = { text in stderr.write(style.dim(text) + "\n") }
         }
+        let client = CurlHTTPClient()
+        defer { client.shutdown() }
+        let repository = OpenAIGPTRepository(server: settings.server, client: client)
+        // The server's models, kept in the data directory for a day (only in memory with history off).
+        let modelList = ModelListRepository(
+            server: settings.server.baseURL, remote: repository,
+            directory: settings.history ? DataDirectory(environment: environment) : nil)
+        if options.action == .models {
+            return await ModelsMode(modelList: modelList, stdout: stdout, environment: environment, fail: fail)
+                .run(current: settings.chat.model)
+        }
+
         var store: SQLiteConversationStore?
         if settings.history {
             let warningStyle = errorStyle
@@ -116,12 +142,9 @@ enum ChatCommand {
             }
         }
 
-        let client = CurlHTTPClient()
-        defer { client.shutdown() }
         var session = Session(
             environment: environment, stdout: stdout, stderr: stderr, settings: settings,
-            useCase: GPTChatUseCase(
-                repository: OpenAIGPTRepository(server: settings.server, client: client), recorder: store),
+            useCase: GPTChatUseCase(repository: repository, recorder: store, modelList: modelList),
             history: store)
         session.codeOnly = options.codeOnly
         if options.continueLast || options.conversationID != nil {
@@ -132,27 +155,57 @@ enum ChatCommand {
             if let id = options.conversationID {
                 found = await store.load(id).map(Optional.some)
             } else {
-                found = await store.mostRecentlyUsed()
+                // The most recent conversation that has an answer: a failed one-shot is no thread.
+                found = await store.mostRecentlyUsed(answeredOnly: true)
             }
             switch found {
             case .success(let conversation?):
                 session.continuing = conversation
+                if let line = UnavailableImages.note(for: conversation) {
+                    stderr.write(errorStyle.note("chat: " + line) + "\n")
+                }
             case .success(nil):
-                stderr.write(errorStyle.note("chat: no stored conversation yet; starting a new one") + "\n")
+                stderr.write(
+                    errorStyle.note("chat: no stored conversation with an answer yet; starting a new one") + "\n")
             case .failure(let error):
                 return fail(ErrorWording.line(for: error), status: 2)
             }
+        }
+
+        // Every file is read before anything is sent; one that cannot go stops the run.
+        let stdinAttached = options.files.contains("-")
+        if !options.files.isEmpty {
+            let reader = FileAttachmentReader(
+                limit: settings.maxFileBytes, home: environment["HOME"],
+                standardInput: { StandardInput.isTerminal ? nil : StandardInput.readBytes() })
+            switch reader.read(options.files, adding: Attachments()) {
+            case .success(let attachments): session.attachments = attachments
+            case .failure(let error): return fail(ErrorWording.line(for: error), status: 2)
+            }
+        }
+
+        if options.execute {
+            let piped = StandardInput.isTerminal || stdinAttached ? nil : StandardInput.readAll()
+            let input = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
+            guard !input.isEmpty || !session.attachments.isEmpty else {
+                return fail("say what the command should do: chat -x \"find files over 100 MB\"", status: 2)
+            }
+            let request = session.attachments.message(with: settings.role?.message(for: input) ?? input)
+            return await ShellMode(session: session, historyAppend: options.historyAppend).run(request: request)
         }
 
         let interactive = options.interactive || (options.prompt == nil && StandardInput.isTerminal)
         if interactive {
             return await InteractiveMode(session: session).run(prompt: options.prompt)
         }
-        let piped = StandardInput.isTerminal ? nil : StandardInput.readAll()
-        let prompt = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
-        guard !prompt.isEmpty else {
+        let piped = StandardInput.isTerminal || stdinAttached ? nil : StandardInput.readAll()
+        let input = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
+        guard !input.isEmpty || !session.attachments.isEmpty else {
             return fail("nothing to send: the piped input was empty; give a prompt (chat \"your question\")", status: 2)
         }
-        return await OneShotMode(session: session).run(prompt: prompt)
+        // A role whose prompt holds {{input}} is the message, with the input in its place; the
+        // files follow it.
+        let message = session.attachments.message(with: settings.role?.message(for: input) ?? input)
+        return await OneShotMode(session: session).run(message: message)
     }
 }

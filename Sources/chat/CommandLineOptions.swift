@@ -11,7 +11,12 @@ struct CommandLineOptions: Equatable {
         case search(String)
         case show(String)
         case export(String)
-        case delete(String)
+        /// `--models`: the server's models.
+        case models
+        /// `--list-roles`: the roles there are.
+        case listRoles
+        /// `--delete ID…`: one or more ids.
+        case delete([String])
         /// `--completions SHELL`: the completion script.
         case completions(String)
         /// The hidden `--man-page`: the man page, in roff (see `CommandLineParser.hiddenRequest`).
@@ -41,6 +46,16 @@ struct CommandLineOptions: Equatable {
     var conversationID: String?
     /// `--format` for `--export`.
     var exportFormat = ExportFormat.markdown
+    /// `-n N` for `--list` and `--search`: at most N; nil when not given, 0 for all.
+    var listLimit: Int?
+    /// `--all`: `--list` and `--search` also show conversations with no answer.
+    var listAll = false
+    /// `-f PATH`, each time given: files to attach to the (first) message.
+    var files: [String] = []
+    /// `-x`: ask for a shell command and offer to run it.
+    var execute = false
+    /// `--history-append`: with `-x`, add the command that ran to the shell's history file.
+    var historyAppend = false
     /// `--code`: only the code of the answer's code blocks on stdout.
     var codeOnly = false
 }

@@ -32,7 +32,7 @@ struct CommandLineParser {
         // Only a chat uses the settings (`--version`, `--help` and the history commands do not),
         // and reading them is a reflection of every flag: about 0.15 ms.
         let needsSettings =
-            !(parsed.help || parsed.version || parsed.list) && parsed.search == nil
+            !(parsed.help || parsed.version || parsed.list || parsed.listRoles) && parsed.search == nil
             && parsed.show == nil && parsed.export == nil && parsed.delete == nil && parsed.completions == nil
         if needsSettings {
             try parsed.applySettings(to: &options.overrides, original: shield.original)
@@ -54,10 +54,31 @@ struct CommandLineParser {
         }
         options.overrides.profile = try value(parsed.profile, "--profile")
         options.overrides.configPath = try value(parsed.config, "--config")
+        options.overrides.role = try value(parsed.role, "--role")
+        options.execute = parsed.execute
+        options.historyAppend = parsed.historyAppend
+        if parsed.execute {
+            guard !parsed.interactive else { throw .usage("-x asks for one command; it does not go with -i") }
+            guard !parsed.code else { throw .usage("-x shows the command alone already; it does not go with --code") }
+            // The shell role asks for one command for this shell and system.
+            if options.overrides.role == nil { options.overrides.role = "shell" }
+        } else if parsed.historyAppend {
+            throw .usage("--history-append goes with -x")
+        }
         options.conversationID = try value(parsed.conversation, "--conversation")
         options.verbose = parsed.verbose
         options.interactive = parsed.interactive
         options.continueLast = parsed.continueLast
+        options.listAll = parsed.all
+        options.files = try parsed.file.map { path throws(CLIError) in
+            try Self.nonEmpty(shield.original(path), "--file")
+        }
+        if let text = parsed.limit.map(shield.original) {
+            guard let limit = Int(text), limit >= 0 else {
+                throw .usage("-n expects a whole number (0 for all), got \"\(text)\"")
+            }
+            options.listLimit = limit
+        }
         if let format = parsed.format.map(shield.original) {
             guard let exportFormat = CommandLineOptions.ExportFormat(rawValue: format) else {
                 throw .usage("--format expects markdown or json, got \"\(format)\"")
@@ -73,18 +94,39 @@ struct CommandLineParser {
                 throw .usage("--completions expects bash, zsh or fish, got \"\(shell)\"")
             }
             options.action = .completions(shell)
+        } else if parsed.listRoles {
+            try Self.noWords(after: "--list-roles", options.prompt)
+            options.action = .listRoles
+        } else if parsed.models {
+            try Self.noWords(after: "--models", options.prompt)
+            options.action = .models
         } else if parsed.list {
+            try Self.noWords(after: "--list", options.prompt)
             options.action = .list
         } else if let text = try value(parsed.search, "--search") {
-            options.action = .search(text)
+            // Every word after --search is the text searched for, not a prompt.
+            options.action = .search([text, options.prompt].compactMap { $0 }.joined(separator: " "))
+            options.prompt = nil
         } else if let id = try value(parsed.show, "--show") {
+            try Self.noWords(after: "--show ID", options.prompt)
             options.action = .show(id)
         } else if let id = try value(parsed.export, "--export") {
+            try Self.noWords(after: "--export ID", options.prompt)
             options.action = .export(id)
         } else if let id = try value(parsed.delete, "--delete") {
-            options.action = .delete(id)
+            // Every word after --delete is an id.
+            let more = parsed.prompt.map(shield.original).filter { $0 != "--" }
+            options.action = .delete([id] + more)
+            options.prompt = nil
         }
         return options
+    }
+
+    /// A usage error when words follow an option that takes none (or no more).
+    private static func noWords(after option: String, _ words: String?) throws(CLIError) {
+        guard let words else { return }
+        let first = words.split(separator: " ").first.map(String.init) ?? words
+        throw .usage("unexpected \"\(first)\" after \(option)")
     }
 
     /// The hidden requests, each a whole command line: `--completion-values KIND`, which the

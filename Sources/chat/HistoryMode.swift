@@ -9,14 +9,21 @@ struct HistoryMode {
     var stderr: FileDescriptorSink
     var environment: [String: String]
 
-    func run(_ action: CommandLineOptions.Action, format: CommandLineOptions.ExportFormat) async -> Int32 {
+    func run(_ options: CommandLineOptions) async -> Int32 {
         let style = TerminalStyle(isTerminal: stdout.isTerminal, environment: environment)
         let presenter = HistoryPresenter(output: stdout, style: style)
-        switch action {
+        // A screenful on a terminal, everything for a program.
+        let limit = options.listLimit.map { $0 == 0 ? nil : $0 } ?? (stdout.isTerminal ? 20 : nil)
+        let format = options.exportFormat
+        switch options.action {
         case .list:
-            return show(await store.list(limit: 1000), presenter, empty: "no stored conversations yet")
+            return show(
+                await store.list(limit: limit, includingUnanswered: options.listAll), presenter,
+                empty: "no stored conversations yet")
         case .search(let text):
-            return show(await store.search(text, limit: 200), presenter, empty: "no conversation mentions \"\(text)\"")
+            return show(
+                await store.search(text, limit: limit, includingUnanswered: options.listAll), presenter,
+                empty: "no conversation mentions \"\(text)\"")
         case .show(let id):
             return with(await store.load(id)) { presenter.show($0) }
         case .export(let id):
@@ -30,10 +37,8 @@ struct HistoryMode {
                     }
                 }
             }
-        case .delete(let id):
-            return with(await store.delete(id)) { summary in
-                stderr.write("chat: deleted \(summary.id) (\(summary.title))\n")
-            }
+        case .delete(let ids):
+            return await delete(ids)
         case .completionValues(.conversations):
             // The id, a tab and the title on one line (control characters become spaces).
             return with(await store.list(limit: 1000)) { list in
@@ -44,21 +49,55 @@ struct HistoryMode {
                         return summary.id + "\t" + title + "\n"
                     }.joined())
             }
-        case .chat, .help, .version, .completions, .manPage, .completionValues(.profiles):
+        case .chat, .help, .version, .completions, .manPage, .completionValues(.profiles), .completionValues(.roles),
+            .models, .listRoles:
             return 2
         }
     }
 
     private func show(
-        _ result: Result<[ConversationSummary], StorageError>, _ presenter: HistoryPresenter, empty: String
+        _ result: Result<ConversationListing, StorageError>, _ presenter: HistoryPresenter, empty: String
     ) -> Int32 {
-        with(result) { list in
-            if list.isEmpty {
+        with(result) { listing in
+            if listing.summaries.isEmpty {
                 stderr.write("chat: \(empty)\n")
             } else {
-                presenter.list(list)
+                presenter.list(listing.summaries)
+            }
+            for line in ListingNotes.lines(for: listing, allFlag: "--all", limitFlag: "-n 0 shows all") {
+                stderr.write("chat: \(line)\n")
             }
         }
+    }
+
+    /// Deletes every conversation of `ids`, once all are found; asks first on a terminal when
+    /// there is more than one.
+    private func delete(_ ids: [String]) async -> Int32 {
+        var found: [Conversation] = []
+        for id in ids {
+            switch await store.load(id) {
+            case .success(let conversation):
+                if !found.contains(where: { $0.id == conversation.id }) { found.append(conversation) }
+            case .failure(let error):
+                return with(Result<Void, StorageError>.failure(error)) { _ in }
+            }
+        }
+        if found.count > 1 && StandardInput.isTerminal && stderr.isTerminal {
+            let names = found.map { "\($0.id ?? "") (\($0.title ?? "untitled"))" }.joined(separator: ", ")
+            stderr.write("chat: delete \(found.count) conversations: \(names)? [y/N] ")
+            let answer = (Swift.readLine() ?? "").filter { !$0.isWhitespace }.lowercased()
+            guard answer == "y" || answer == "yes" else {
+                stderr.write("chat: nothing deleted\n")
+                return 1
+            }
+        }
+        for conversation in found {
+            let status = with(await store.delete(conversation.id ?? "")) { summary in
+                stderr.write("chat: deleted \(summary.id) (\(summary.title))\n")
+            }
+            if status != 0 { return status }
+        }
+        return 0
     }
 
     private func with<T>(_ result: Result<T, StorageError>, _ body: (T) -> Void) -> Int32 {

@@ -26,9 +26,14 @@ struct InteractiveMode {
         }
 
         let reader: any LineReader
+        let completer = REPLCompleter(
+            source: REPLCompletionSource(
+                useCase: session.useCase, history: session.history, home: session.environment["HOME"]),
+            roles: session.settings.roles.map(\.name))
         var promptStyle = session.outputStyle
         if readsTerminal, let output = EditLineReader.terminalOutput(),
-            let editor = EditLineReader(output: output, historyPath: historyPath(), completer: REPL.completions(for:))
+            let editor = EditLineReader(
+                output: output, historyPath: historyPath(), completer: completer.completions(for:))
         {
             reader = editor
             // The prompt goes to the terminal even when stdout does not.
@@ -43,7 +48,12 @@ struct InteractiveMode {
             archive: JSONConversationArchive(home: session.environment["HOME"]),
             editor: readsTerminal ? ShellTextEditor(environment: session.environment) : nil,
             control: control, history: session.history, conversationSwitch: session.conversationSwitch,
-            makeRenderer: session.makeRenderer, promptStyle: promptStyle, clipboard: session.clipboard)
+            makeRenderer: session.makeRenderer, promptStyle: promptStyle, clipboard: session.clipboard,
+            roles: session.settings.roles.map(RolePlaceholders(environment: session.environment).fill),
+            role: session.settings.role,
+            attachmentReader: FileAttachmentReader(
+                limit: session.settings.maxFileBytes, home: session.environment["HOME"]),
+            attachments: session.attachments)
         let conversation = session.conversation
         let repl = REPL(parts: parts, conversation: conversation)
 

@@ -1,3 +1,4 @@
+import ChatDomain
 import ChatPresentation
 
 #if canImport(Glibc)
@@ -10,7 +11,7 @@ import ChatPresentation
 struct OneShotMode {
     var session: Session
 
-    func run(prompt: String) async -> Int32 {
+    func run(message: ChatMessage) async -> Int32 {
         let code = CodeOnlyAnswerRenderer.Report()
         let (stdout, stderr, style) = (session.stdout, session.stderr, session.notesStyle)
         var makeRenderer = session.makeRenderer
@@ -23,7 +24,7 @@ struct OneShotMode {
         let conversation = session.conversation
         let task = Task {
             var conversation = conversation
-            return await presenter.run(prompt, in: &conversation)
+            return await presenter.run(message, in: &conversation)
         }
         let signals = SignalWatcher()
         let received = SignalRecord()

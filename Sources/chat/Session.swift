@@ -13,6 +13,8 @@ struct Session {
     var history: SQLiteConversationStore?
     /// A stored conversation to continue (`-c`, `--conversation`).
     var continuing: Conversation?
+    /// Files attached to the (first) message with `-f`.
+    var attachments = Attachments()
     /// `--code`: only the code of the answer's code blocks on stdout.
     var codeOnly = false
 

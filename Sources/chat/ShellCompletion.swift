@@ -11,6 +11,8 @@ enum ShellCompletion {
         case profiles
         /// Stored conversations, most recently used first: the id, a tab and the title.
         case conversations
+        /// The roles `--role` accepts: the name, a tab and what the role is.
+        case roles
     }
 
     /// The shells `--completions` writes a script for.

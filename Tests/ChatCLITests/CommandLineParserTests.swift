@@ -153,13 +153,36 @@ import Testing
         let export = try parse(["--export", "abc", "--format", "json"])
         #expect(export.action == .export("abc"))
         #expect(export.exportFormat == .json)
-        #expect(try parse(["--delete", "abc"]).action == .delete("abc"))
+        #expect(try parse(["--delete", "abc"]).action == .delete(["abc"]))
+    }
+
+    @Test func historyActionsTakeTheirWordsAndNoStrayOnes() throws {
+        // The words after --search are the text searched for; after --delete, more ids.
+        let search = try parse(["--search", "list", "comprehensions"])
+        #expect(search.action == .search("list comprehensions"))
+        #expect(search.prompt == nil)
+        let delete = try parse(["--delete", "abc", "def", "ghi"])
+        #expect(delete.action == .delete(["abc", "def", "ghi"]))
+        #expect(delete.prompt == nil)
+        // -n and --all.
+        let list = try parse(["--all", "-n", "5", "--list"])
+        #expect(list.action == .list)
+        #expect(list.listLimit == 5 && list.listAll)
+        #expect(try parse(["--list"]).listLimit == nil)
+        #expect(try parse(["--limit", "0", "--list"]).listLimit == 0)
+        #expect(failure(["-n", "many", "--list"]) == #"-n expects a whole number (0 for all), got "many""#)
+        // A stray word after --list, --show ID or --export ID is a usage error.
+        #expect(failure(["--list", "foo"]) == #"unexpected "foo" after --list"#)
+        #expect(failure(["--show", "abc", "def"]) == #"unexpected "def" after --show ID"#)
+        #expect(failure(["--export", "abc", "more", "words"]) == #"unexpected "more" after --export ID"#)
     }
 
     /// The command's own flags; every other property of `ChatArguments` is a settings flag.
     private static let commandProperties: Set<String> = [
         "_profile", "_config", "_verbose", "_interactive", "_continueLast", "_conversation", "_list", "_search",
         "_show", "_export", "_format", "_delete", "_completions", "_help", "_version", "_prompt", "_raw", "_code",
+        // Power features.
+        "_role", "_listRoles", "_execute", "_historyAppend", "_file", "_models", "_all", "_limit",
     ]
 
     /// The settings flags of `ChatArguments`, with their property labels.

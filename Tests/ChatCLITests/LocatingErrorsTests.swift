@@ -75,22 +75,26 @@ import Testing
         var chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-wrong"])
         let failed = try await chat.run(["-i", "--base-url", rejecting.baseURL], input: "remember the milk\n")
         #expect(failed.status == 0)
+        // The conversation has no answer, so `chat -c` would not take it: the note names its id.
+        let id = try #require(try await chat.run(["--list", "--all"]).stdout.split(separator: " ").first)
         #expect(
             failed.stderr == """
                 chat: error: 401 unauthorized: Incorrect API key provided (check your API key: OPENAI_API_KEY or the \
                 config's api_key_* settings)
-                (retrying cannot fix the key; your message is kept: correct the key, then chat -c and /retry send it)
+                (retrying cannot fix the key; your message is kept: correct the key, then chat --conversation \(id) and \
+                /retry send it)
 
                 """)
         #expect(rejecting.requests.count == 1)
 
-        // What the note says works: with the key corrected, chat -c and /retry send the kept message.
+        // What the note says works: with the key corrected, chat --conversation ID and /retry send the kept message.
         let answering = try LoopbackServer { _, _ in
             ServerStep.sse([ServerStep.chatChunk("noted"), ServerStep.finishChunk()])
         }
         defer { answering.stop() }
         chat.environment["OPENAI_API_KEY"] = "sk-right"
-        let retried = try await chat.run(["-c", "-i", "--base-url", answering.baseURL], input: "/retry\n")
+        let retried = try await chat.run(
+            ["--conversation", String(id), "-i", "--base-url", answering.baseURL], input: "/retry\n")
         #expect(retried.status == 0, "stderr: \(retried.stderr)")
         #expect(retried.stdout == "noted\n")
         #expect(answering.requests.first?.bodyText.contains("remember the milk") == true)

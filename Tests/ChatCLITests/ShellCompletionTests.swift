@@ -34,7 +34,7 @@ import Testing
                 == .completionValues(.conversations))
         #expect(
             failure(["--completion-values", "models"])
-                == "--completion-values expects one of profiles, conversations and nothing more")
+                == "--completion-values expects one of profiles, conversations, roles and nothing more")
         #expect(failure(["--man-page", "x"]) == "--man-page takes no other argument")
         // Not options: after another option they are unknown, and --help does not list them.
         #expect(failure(["-v", "--man-page"]) == "unknown option --man-page; see chat --help")

@@ -27,8 +27,16 @@ import Testing
 
     @Test func exampleConfigShowsEveryKey() throws {
         let text = String(decoding: try FileSystem.read(examplePath), as: UTF8.self)
-        for key in ConfigLevel.keys.union(["profiles", "default_profile"]) {
+        for key in ConfigLevel.keys.union(["profiles", "default_profile", "roles"]).union(ConfigRole.keys) {
             #expect(text.contains("\"\(key)\":"), "config.example.json does not show \(key)")
+        }
+        // Each key a role may set is shown in a role.
+        let file = try ConfigFile(bytes: try FileSystem.read(examplePath))
+        let roles = Array(file.roles.values)
+        #expect(roles.contains { $0.prompt != nil })
+        #expect(roles.contains { $0.profile != nil })
+        for key in ConfigRole.settingKeys {
+            #expect(roles.contains { $0.level[key] != nil }, "no role in config.example.json sets \(key)")
         }
     }
 }

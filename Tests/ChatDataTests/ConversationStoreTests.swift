@@ -180,6 +180,16 @@ struct ConversationStoreTests {
         #expect(fixture.reports.all == [])
     }
 
+    @Test(arguments: [
+        ("what do you see\n\nnotes.txt\n```\nfirst line\n```", "what do you see"),
+        ("\n  \nsummarise\nthis\n \nlong piped text", "summarise this"),
+        ("one two three four five six seven eight nine", "one two three four five six seven eight"),
+        ("", ""),
+    ])
+    func theTitleIsTheFirstWordsOfTheFirstParagraph(text: String, title: String) {
+        #expect(SQLiteConversationStore.title(from: text) == title)
+    }
+
     @Test func dataOutlivesTheStoreAndTwoStoresWriteSideBySide() async throws {
         var first: SQLiteConversationStore? = try await fixture.open()
         let second = try await fixture.open()

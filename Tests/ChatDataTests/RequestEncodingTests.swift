@@ -101,10 +101,31 @@ struct RequestEncodingTests {
         let dto = ChatCompletionRequestDTO(request, includeUsage: true)
         #expect(dto.model == "x")
         #expect(dto.messages.map(\.role) == ["system", "user", "assistant", "user"])
-        #expect(dto.messages.map(\.content) == ["Be brief.", "Hi", "Hello!", "Bye"])
+        #expect(dto.messages.map(\.content) == [.text("Be brief."), .text("Hi"), .text("Hello!"), .text("Bye")])
         #expect(dto.stream)
         #expect(dto.stream_options == .init(include_usage: true))
         #expect(dto.temperature == 1.5)
         #expect(dto.max_tokens == 9)
+    }
+
+    @Test("a message with images is a text part and an image_url part per image, a data: URL each")
+    func imagesGoAsImageURLParts() throws {
+        let png = ImageAttachment(path: "/a.png", mimeType: "image/png", byteCount: 3, sha256: "x", data: [1, 2, 3])
+        let webp = ImageAttachment(path: "/b.webp", mimeType: "image/webp", byteCount: 1, sha256: "y", data: [0xFF])
+        var gone = png
+        gone.data = nil
+        gone.path = "/gone.png"
+        let request = ChatRequest(
+            messages: [
+                ChatMessage(role: .user, content: "what are these?", images: [png, webp, gone]),
+                ChatMessage(role: .assistant, content: "two images"),
+            ], settings: ChatSettings(model: "m", stream: false))
+        #expect(
+            try encodedBody(request, includeUsage: false)
+                == #"{"messages":[{"content":[{"text":"what are these?","type":"text"},"#
+                + #"{"image_url":{"url":"data:image/png;base64,AQID"},"type":"image_url"},"#
+                + #"{"image_url":{"url":"data:image/webp;base64,/w=="},"type":"image_url"},"#
+                + #"{"text":"[image /gone.png is no longer available]","type":"text"}],"role":"user"},"#
+                + #"{"content":"two images","role":"assistant"}],"model":"m","stream":false}"#)
     }
 }

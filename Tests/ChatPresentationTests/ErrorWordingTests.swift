@@ -23,7 +23,7 @@ struct ErrorWordingTests {
             (
                 .notFound(url: chatURL, message: "The model `gpt-9` does not exist", clue: .messageNamesModel),
                 "404 not found at \(chatURL): The model `gpt-9` does not exist (check the model name: "
-                    + "/models in the REPL lists them)"
+                    + "chat --models lists them)"
             ),
             (
                 .notFound(url: "http://localhost:11434/chat/completions", message: "Not Found", clue: .urlLacksV1),

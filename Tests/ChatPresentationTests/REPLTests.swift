@@ -107,7 +107,11 @@ private final class Harness {
         systemPrompt: String? = systemPrompt,
         editor: (any TextEditor)? = nil,
         terminal: Bool = false,
-        given: ChatSettings = ChatSettings(model: "")
+        given: ChatSettings = ChatSettings(model: ""),
+        roles: [PromptRole] = [],
+        role: PromptRole? = nil,
+        attachmentReader: (any AttachmentReader)? = nil,
+        attachments: Attachments = Attachments()
     ) {
         stub = StubGPTRepository(answers)
         repository = AbortableRepository(stub)
@@ -121,7 +125,8 @@ private final class Harness {
             notesStyle: TerminalStyle(isTerminal: notes.isTerminal, environment: environment),
             archive: archive, editor: editor, control: control,
             conversationSwitch: ConversationSwitch(
-                configured: ChatSettings(model: model, maxTokens: 99), given: given))
+                configured: ChatSettings(model: model, maxTokens: 99), given: given), roles: roles, role: role,
+            attachmentReader: attachmentReader, attachments: attachments)
         repl = REPL(
             parts: parts, conversation: Conversation(systemPrompt: systemPrompt, settings: ChatSettings(model: model)))
     }
@@ -263,7 +268,7 @@ struct REPLTests {
 
         let firstWords = session.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
         let helpLines = session.outputLines.filter { $0.hasPrefix("  /") }
-        #expect(helpLines.count == 17, "one line per command")
+        #expect(helpLines.count == 20, "one line per command")
         // Every name Tab offers is on a help line: the command's own, or named in its summary.
         for name in REPL.commandNames {
             #expect(helpLines.contains { $0.contains(name) }, "\(name) is in /help")
@@ -271,7 +276,7 @@ struct REPLTests {
         for name in ["/help", "/exit", "/model", "/resume", "/title", "/copy"] {
             #expect(firstWords.count { $0 == name } == 1, "\(name) is listed once, at the start of a line")
         }
-        #expect(REPL.commandNames.count == 18)
+        #expect(REPL.commandNames.count == 21)
         #expect(session.notes.writes.isEmpty)
         #expect(session.requests.isEmpty)
     }
@@ -294,6 +299,147 @@ struct REPLTests {
         #expect(session.reader.unread == [.line("never read")])
         #expect(session.reader.prompts.count == 2)
         #expect(session.requests.count == 1)
+    }
+
+    @Test(arguments: ["exit", "quit", "  exit ", "quit\t"])
+    func aLineThatIsExitOrQuitLeavesAsLlmAndShellGptUsersExpect(line: String) async {
+        let session = Harness(lines: ["Hi", line, "never read"])
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(session.reader.unread == [.line("never read")])
+        #expect(session.requests.count == 1)
+        #expect(session.reader.remembered == ["Hi"])
+    }
+
+    @Test func exitOrQuitInABlockOrWithMoreWordsIsAMessage() async {
+        let session = Harness(lines: ["\"\"\"", "exit", "\"\"\"", "quit now", "Exit"], answers: [says("OK")])
+
+        let status = await session.run()
+
+        #expect(status == 0)
+        #expect(session.requests.map { $0.messages.last?.content } == ["exit", "quit now", "Exit"])
+    }
+
+    // MARK: Roles
+
+    private static let roles = [
+        PromptRole(name: "terse", prompt: "Be terse.", settings: ChatSettings(model: "terse-model", temperature: 0.1)),
+        PromptRole(name: "review", prompt: "Review this:\n{{input}}"),
+    ]
+
+    @Test func roleTakesTheSystemPromptAndSettingsAndShowsInThePrompt() async {
+        let session = Harness(["/role", "/role terse", "Hi", "/role nope"].map { .line($0) }, roles: Self.roles)
+
+        _ = await session.run()
+
+        #expect(session.outputLines == ["role: (none)", "roles: terse, review", "OK"])
+        let request = session.requests.first
+        #expect(transcript(request) == ["system: Be terse.", "user: Hi"])
+        #expect(request?.settings.model == "terse-model")
+        #expect(request?.settings.temperature == 0.1)
+        #expect(session.reader.prompts.last == prompt("terse-model · terse · 1 turn · ~4 tokens"))
+        #expect(
+            session.noteLines == [
+                "role terse: its system prompt is set; model terse-model",
+                "chat: error: no role named nope; /role lists them",
+            ])
+    }
+
+    @Test func aTemplateRoleTakesTheNextMessageOnly() async {
+        let session = Harness(["/role review", "-a\n+b", "and why?"].map { .line($0) }, roles: Self.roles)
+
+        _ = await session.run()
+
+        #expect(session.requests.map { $0.messages.last?.content } == ["Review this:\n-a\n+b", "and why?"])
+        // A template is no system prompt: the one there was stays.
+        #expect(session.requests.first?.messages.first?.content == systemPrompt)
+    }
+
+    @Test func theRoleTheSessionStartsInFillsTheFirstMessage() async {
+        let session = Harness([.line("second")], roles: Self.roles, role: Self.roles[1])
+
+        _ = await session.run(firstMessage: "piped diff")
+
+        #expect(session.requests.map { $0.messages.last?.content } == ["Review this:\npiped diff", "second"])
+    }
+
+    // MARK: Files
+
+    /// Attaches `name.txt` holding "text of name" for each path `name`; `dir` is a directory,
+    /// `big` is over the limit of 40 bytes.
+    private struct StubAttachmentReader: AttachmentReader {
+        func read(_ paths: [String], adding existing: Attachments) -> Result<Attachments, AttachmentError> {
+            var all = existing
+            for path in paths {
+                if path == "dir" { return .failure(.directory(path: path)) }
+                if path.hasSuffix(".png") {
+                    all.images.append(
+                        ImageAttachment(
+                            path: "/" + path, mimeType: "image/png", byteCount: 2048, sha256: "ab", data: [1]))
+                } else {
+                    all.texts.append(
+                        TextAttachment(
+                            path: path, text: path == "big" ? String(repeating: "x", count: 50) : "text of \(path)"))
+                }
+            }
+            return all.textByteCount > 40 ? .failure(.tooMuchText(bytes: all.textByteCount, limit: 40)) : .success(all)
+        }
+    }
+
+    @Test func fileAttachesToTheNextMessageOnlyAndThePromptSaysSo() async {
+        let session = Harness(
+            ["/file a.txt cat.png", "/files", "/file dir", "/file big", "Look", "Again"].map { .line($0) },
+            attachmentReader: StubAttachmentReader())
+
+        _ = await session.run()
+
+        #expect(session.requests.count == 2)
+        let first = session.requests.first?.messages.last
+        #expect(first?.content == "Look\n\na.txt\n```\ntext of a.txt\n```")
+        #expect(first?.images.map(\.path) == ["/cat.png"])
+        #expect(session.requests.last?.messages.last?.content == "Again")
+        #expect(session.requests.last?.messages.last?.images == [])
+        #expect(session.outputLines.prefix(2) == ["a.txt  13 bytes of text", "/cat.png  2 KiB image/png"])
+        #expect(session.reader.prompts.contains(prompt("test-model · 0 turns · +2 files")))
+        #expect(session.reader.prompts.last == prompt("test-model · 2 turns · ~13 tokens"))
+        #expect(
+            session.noteLines == [
+                "attached 2 files to the next message (2 files in all; /files lists them)",
+                "chat: error: dir is a directory: attach its files with a glob, e.g. -f 'dir/*' (quoted, chat expands it); nothing attached",
+                "chat: error: the attached files hold 63 bytes of text, over the 40 bytes a message may carry (max_file_bytes in the config); nothing attached",
+            ])
+    }
+
+    @Test func filesClearDropsThemAndFilesFromTheCommandLineGoWithTheFirstMessage() async {
+        let attached = Attachments(texts: [TextAttachment(path: "notes.txt", text: "N")])
+        let session = Harness(
+            ["/files", "/files clear", "/files", "Hi"].map { .line($0) }, attachmentReader: StubAttachmentReader(),
+            attachments: attached)
+
+        _ = await session.run()
+
+        #expect(session.outputLines.first == "notes.txt  1 byte of text")
+        #expect(session.requests.first?.messages.last?.content == "Hi")
+        #expect(
+            session.noteLines == ["dropped 1 file", "nothing attached; /file PATH attaches a file to the next message"])
+    }
+
+    @Test func aResumedConversationWhoseImageIsGoneSaysSoOnce() async {
+        var conversation = Conversation(settings: ChatSettings(model: model))
+        let gone = ImageAttachment(path: "/gone.png", mimeType: "image/png", byteCount: 1, sha256: "ab")
+        conversation.append(ChatMessage(role: .user, content: "see", images: [gone]))
+        conversation.append(ChatMessage(role: .assistant, content: "a cat"))
+        let session = Harness(lines: ["/load saved.json", "and now?"])
+        try? session.archive.save(conversation, to: "saved.json")
+
+        _ = await session.run()
+
+        #expect(
+            session.noteLines.contains(
+                "(/gone.png is no longer available as attached; the requests carry a note in its place)"))
+        #expect(session.requests.first?.messages.first?.images == [gone])
     }
 
     @Test func clearEmptiesTheConversationButKeepsTheSystemPrompt() async {

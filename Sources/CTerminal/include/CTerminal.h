@@ -24,7 +24,8 @@ typedef struct cterm_editor cterm_editor;
 cterm_editor *cterm_editor_open(const char *program, int history_size, int output_fd);
 
 /// What Tab offers: given the line up to the cursor, the words that may replace the word the
-/// cursor ends (an array of `*count` strings, all made with malloc; the editor frees them).
+/// cursor ends (an array of `*count` strings, all made with malloc; the editor frees them). A
+/// word may be followed by a tab and a description, shown beside it when they are listed.
 typedef char **(*cterm_completer)(void *context, const char *line, int *count);
 
 /// Sets what Tab offers; `context` is handed to `completer` as it is.
@@ -34,6 +35,9 @@ void cterm_editor_set_completer(cterm_editor *editor, cterm_completer completer,
 /// next call), or NULL at end of input (status 0) or when a signal ended the read (status: its
 /// number; SIGINT also for Ctrl-C typed as a key).
 const char *cterm_editor_read(cterm_editor *editor, const char *prompt, int *status);
+
+/// As cterm_editor_read, with `initial` already typed on the line, to be edited.
+const char *cterm_editor_read_initial(cterm_editor *editor, const char *prompt, const char *initial, int *status);
 
 /// Adds a line to the history.
 void cterm_editor_history_add(cterm_editor *editor, const char *line);

@@ -19,6 +19,12 @@ public struct ResolvedSettings: Sendable {
     public var givenSystemPrompt: String?
     /// Things worth telling the person on stderr, e.g. a config file others can read.
     public var warnings: [String]
+    /// The most bytes of text the files attached to one message may hold.
+    public var maxFileBytes: Int
+    /// The role chosen (`-r`), its placeholders other than `{{input}}` not filled yet.
+    public var role: PromptRole?
+    /// Every role there is, built in or configured, by name.
+    public var roles: [PromptRole]
     /// Things the person should know about how the settings were decided, e.g. a configured
     /// key kept from a server `--base-url` chose.
     public var notes: [String] = []
@@ -30,6 +36,8 @@ public struct ResolvedSettings: Sendable {
     static var blank: ResolvedSettings {
         ResolvedSettings(
             server: ServerConfiguration(baseURL: ""), chat: ChatSettings(model: ""), systemPrompt: nil, profile: nil,
-            history: true, given: ChatSettings(model: ""), givenSystemPrompt: nil, warnings: [])
+            history: true, given: ChatSettings(model: ""), givenSystemPrompt: nil, warnings: [],
+            maxFileBytes: 1_048_576,
+            role: nil, roles: [])
     }
 }

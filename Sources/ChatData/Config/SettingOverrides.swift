@@ -5,6 +5,8 @@ public struct SettingOverrides: Sendable, Equatable {
     public var profile: String?
     /// A config file to read instead of the default location; it must exist.
     public var configPath: String?
+    /// The role to use (`-r`): its prompt and settings come between the flags and the profile.
+    public var role: String?
     /// The checked values, by config key.
     var values: [String: SettingValue] = [:]
     /// The flag that gave each value, by config key, to name it in messages.

@@ -1,5 +1,7 @@
-/// Decides every setting from flags, the chosen profile, the environment, the config file and
-/// the defaults, highest first, by walking `SettingsTable`; then applies the rules a walk cannot
+import ChatDomain
+
+/// Decides every setting from flags, the chosen role, the chosen profile, the environment, the
+/// config file and the defaults, highest first, by walking `SettingsTable`; then applies the rules a walk cannot
 /// express.
 ///
 /// A key goes only where it was configured to go: a key from the config (`api_key`,
@@ -41,6 +43,14 @@ public struct SettingsResolver {
         return Set(file.profiles.keys).union(Self.builtInProfiles.keys).sorted()
     }
 
+    /// The roles `--role` accepts with the config at `configPath` (nil: the default one): the
+    /// built-in ones, with what the config adds, and the config's; by name.
+    public func roles(configPath: String?) throws(DataError) -> [PromptRole] {
+        var warnings: [String] = []
+        let (file, _) = try loadConfig(configPath, warnings: &warnings)
+        return Self.roles(in: file)
+    }
+
     /// The default config file: `$XDG_CONFIG_HOME/chat/config.json`, else `~/.config/chat/config.json`.
     public var defaultConfigPath: String? {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/chat/config.json" }
@@ -55,14 +65,32 @@ public struct SettingsResolver {
         let (file, filePath) = try loadConfig(overrides.configPath, warnings: &warnings)
         let where_ = filePath ?? "(no config file)"
 
-        let profileName = overrides.profile ?? file.defaultProfile
+        // A role comes between the flags and the profile, and names a profile unless --profile does.
+        var role: ConfigRole?
+        if let roleName = overrides.role {
+            guard let found = Self.mergedRoles(in: file)[roleName] else {
+                let known = Self.mergedRoles(in: file).keys.sorted().joined(separator: ", ")
+                throw .setting("no role named \"\(roleName)\" (--role); known roles: \(known)")
+            }
+            role = found
+        }
+        var roleLevel = role?.level ?? ConfigLevel()
+        if let prompt = role?.prompt, !prompt.contains(PromptRole.inputPlaceholder) {
+            roleLevel["system_prompt"] = .text(prompt)
+        }
+
+        let profileName = overrides.profile ?? role?.profile ?? file.defaultProfile
         var profile: ConfigLevel?
         if let profileName {
             let builtIn = Self.builtInProfiles[profileName]
             let configured = file.profiles[profileName]
             guard builtIn != nil || configured != nil else {
                 let known = Set(file.profiles.keys).union(Self.builtInProfiles.keys).sorted().joined(separator: ", ")
-                let source = overrides.profile != nil ? "--profile" : "default_profile in \(where_)"
+                let source =
+                    overrides.profile != nil
+                    ? "--profile"
+                    : role?.profile != nil
+                        ? "role \(overrides.role ?? "") in \(where_)" : "default_profile in \(where_)"
                 throw .setting("no profile named \"\(profileName)\" (\(source)); known profiles: \(known)")
             }
             profile = (builtIn ?? ConfigLevel()).overlaid(by: configured ?? ConfigLevel())
@@ -72,6 +100,7 @@ public struct SettingsResolver {
         let environmentLevel = try environmentLevel()
         let decided = Self.decide([
             SettingSource(level: ConfigLevel(values: overrides.values)) { overrides.flags[$0] ?? "the command line" },
+            SettingSource(level: roleLevel) { _ in "role \(overrides.role ?? "")" },
             SettingSource(level: profile ?? ConfigLevel()) { _ in "profile \(profileName ?? "")" },
             SettingSource(level: environmentLevel) { SettingsTable.setting($0)?.environment ?? $0 },
             SettingSource(level: file.top) { "\($0) in \(where_)" },
@@ -150,12 +179,39 @@ public struct SettingsResolver {
         settings.warnings = warnings
         settings.notes = notes
 
-        // What the command line itself gave, apart from every other level.
+        // What the command line itself gave, apart from every other level: the flags, and the
+        // role it named.
         var commandLine = ResolvedSettings.blank
+        Self.store(roleLevel.values, in: &commandLine)
         Self.store(overrides.values, in: &commandLine)
         settings.given = commandLine.chat
         settings.givenSystemPrompt = commandLine.systemPrompt
+        settings.roles = Self.roles(in: file)
+        if let roleName = overrides.role, let chosen = settings.roles.first(where: { $0.name == roleName }) {
+            // `{{shell}}` and `{{os}}` are filled for the role in use only: the others are filled
+            // when the REPL's /role takes one.
+            let filled = RolePlaceholders(environment: environment).fill(chosen)
+            settings.role = filled
+            if settings.systemPrompt == chosen.systemPrompt { settings.systemPrompt = filled.systemPrompt }
+            if settings.givenSystemPrompt == chosen.systemPrompt { settings.givenSystemPrompt = filled.systemPrompt }
+        }
         return settings
+    }
+
+    /// The built-in roles with what the config adds to them, and the config's own, by name.
+    private static func mergedRoles(in file: ConfigFile) -> [String: ConfigRole] {
+        BuiltInRoles.all.merging(file.roles) { $0.overlaid(by: $1) }
+    }
+
+    /// Every role, sorted by name.
+    private static func roles(in file: ConfigFile) -> [PromptRole] {
+        mergedRoles(in: file).map { name, role in
+            var settings = ResolvedSettings.blank
+            store(role.level.values, in: &settings)
+            return PromptRole(
+                name: name, prompt: role.prompt ?? "", settings: settings.chat, isBuiltIn: BuiltInRoles.all[name] != nil
+            )
+        }.sorted { $0.name < $1.name }
     }
 
     /// Whether `url` points at this machine, where a key is not required.

@@ -33,6 +33,8 @@ enum SettingsTable {
         Setting("allow_insecure_http", .boolean, default: .boolean(false)),
         Setting("history", .boolean, default: .boolean(true), to: \.history),
         Setting("max_context_tokens", .wholeNumber(minimum: 1), to: \.chat.maxContextTokens),
+        // Roles and attachments
+        Setting("max_file_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(1_048_576), to: \.maxFileBytes),
         // Rendering
         Setting("render", .choice(["auto", "always", "never"]), default: .text("auto"), to: \.render),
     ]

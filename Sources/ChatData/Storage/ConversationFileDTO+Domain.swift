@@ -21,14 +21,16 @@ extension ConversationFileDTO {
                         UsageFileDTO(
                             prompt_tokens: $0.promptTokens, completion_tokens: $0.completionTokens,
                             total_tokens: $0.totalTokens)
-                    }
+                    },
+                    images: message.images.isEmpty ? nil : message.images.map(StoredImageDTO.init)
                 )
             }
         )
     }
 
-    /// The conversation, keeping `stream` from the current settings; nil names what is wrong.
-    func toDomain(stream: Bool) -> Result<Conversation, StorageError> {
+    /// The conversation, keeping `stream` from the current settings, its images read again from
+    /// their files (`~/` expanded with `home`); the failure names what is wrong.
+    func toDomain(stream: Bool, home: String? = nil) -> Result<Conversation, StorageError> {
         var messages: [ChatMessage] = []
         for (index, message) in self.messages.enumerated() {
             guard let role = Role(rawValue: message.role), role != .system else {
@@ -42,7 +44,7 @@ extension ConversationFileDTO {
                         TokenUsage(
                             promptTokens: $0.prompt_tokens, completionTokens: $0.completion_tokens,
                             totalTokens: $0.total_tokens)
-                    }))
+                    }, images: (message.images ?? []).map { $0.toDomain(home: home) }))
         }
         let settings = self.settings.applied(to: ChatSettings(model: model, stream: stream))
         return .success(Conversation(systemPrompt: system_prompt, settings: settings, messages: messages))

@@ -6,6 +6,8 @@ struct ConversationFileDTO: Codable, Equatable {
         var state: String?
         var reasoning: String?
         var usage: UsageFileDTO?
+        /// The images sent with it: what identifies them, never their bytes.
+        var images: [StoredImageDTO]?
     }
 
     struct UsageFileDTO: Codable, Equatable {

@@ -58,6 +58,12 @@ enum HistorySchema {
             "v3-settings",
             "ALTER TABLE message ADD COLUMN settings TEXT;"
         ),
+        (
+            // The images sent with a message, as a JSON array of StoredImageDTO (path, type,
+            // size, SHA-256; never the bytes); NULL when it has none.
+            "v4-images",
+            "ALTER TABLE message ADD COLUMN images TEXT;"
+        ),
     ]
 
     /// Brings `database` up to the last version, in one transaction. A database a newer release

@@ -59,6 +59,6 @@ public struct JSONConversationArchive: ConversationArchive {
         guard file.version <= ConversationFileDTO.currentVersion else {
             throw StorageError.file("\(path) was written by a newer chat (version \(file.version))")
         }
-        return try file.toDomain(stream: true).get()
+        return try file.toDomain(stream: true, home: home).get()
     }
 }

@@ -161,12 +161,13 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                 if rows.count == Self.rowsPerInsert { full = insert }
             }
             var arguments: [any SQLiteValue] = []
-            arguments.reserveCapacity(rows.count * 13)
+            arguments.reserveCapacity(rows.count * 14)
             for message in rows {
                 arguments += [
                     conversationID, message.role.rawValue, message.content, message.state.rawValue,
                     message.reasoning, settings.model, systemPrompt, storedSettings, message.usage?.promptTokens,
                     message.usage?.completionTokens, message.usage?.totalTokens, now, now,
+                    StoredImageDTO.column(message.images),
                 ]
             }
             try insert.bind(arguments)
@@ -188,15 +189,15 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         return ids
     }
 
-    /// 76 rows of 13 values: under the 999 bound values SQLite allowed before 3.32.
-    private static let rowsPerInsert = 76
+    /// 71 rows of 14 values: under the 999 bound values SQLite allowed before 3.32.
+    private static let rowsPerInsert = 71
 
     /// An INSERT of `rows` messages.
     private static func insertSQL(rows: Int) -> String {
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
         return """
             INSERT INTO message (conversation_id, role, content, state, reasoning, model, system_prompt, settings,
-                prompt_tokens, completion_tokens, total_tokens, created_at, updated_at)
+                prompt_tokens, completion_tokens, total_tokens, created_at, updated_at, images)
             VALUES \(values.joined(separator: ", "))
             """
     }
@@ -249,15 +250,19 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
 
     // MARK: - ConversationHistory
 
-    public func list(limit: Int) async -> Result<[ConversationSummary], StorageError> {
-        await read { db throws(StorageError) in try Self.summaries(db, where: "1", arguments: [], limit: limit) }
+    public func list(limit: Int?, includingUnanswered: Bool) async -> Result<ConversationListing, StorageError> {
+        await read { db throws(StorageError) in
+            try Self.listing(db, where: "1", arguments: [], limit: limit, includingUnanswered: includingUnanswered)
+        }
     }
 
-    public func search(_ text: String, limit: Int) async -> Result<[ConversationSummary], StorageError> {
+    public func search(_ text: String, limit: Int?, includingUnanswered: Bool) async
+        -> Result<ConversationListing, StorageError>
+    {
         let words = text.split(whereSeparator: \.isWhitespace).map {
             "\"" + $0.replacingOccurrences("\"", "\"\"") + "\""
         }
-        guard !words.isEmpty else { return .success([]) }
+        guard !words.isEmpty else { return .success(ConversationListing(summaries: [])) }
         let query = words.joined(separator: " ")
         // The title matches the text anywhere in it; LIKE's wildcards in the text are plain characters.
         var pattern = ""
@@ -267,19 +272,24 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         }
         let like = "%" + pattern + "%"
         return await read { db throws(StorageError) in
-            try Self.summaries(
+            var listing = try Self.listing(
                 db,
                 where: """
-                    c.id IN (SELECT m.conversation_id FROM message_fts JOIN message m ON m.id = message_fts.rowid
-                             WHERE message_fts MATCH ?) OR c.title LIKE ? ESCAPE '\\'
+                    (c.id IN (SELECT m.conversation_id FROM message_fts JOIN message m ON m.id = message_fts.rowid
+                              WHERE message_fts MATCH ?) OR c.title LIKE ? ESCAPE '\\')
                     """,
-                arguments: [query, like], limit: limit)
+                arguments: [query, like], limit: limit, includingUnanswered: includingUnanswered)
+            for index in listing.summaries.indices {
+                listing.summaries[index].snippet = try Self.snippet(db, query: query, in: listing.summaries[index].id)
+            }
+            return listing
         }
     }
 
-    public func mostRecentlyUsed() async -> Result<Conversation?, StorageError> {
+    public func mostRecentlyUsed(answeredOnly: Bool) async -> Result<Conversation?, StorageError> {
         await read { db throws(StorageError) -> Conversation? in
-            let id = try db.firstRow("SELECT id FROM conversation ORDER BY updated_at DESC LIMIT 1") {
+            let condition = answeredOnly ? "WHERE \(Self.answered)" : ""
+            let id = try db.firstRow("SELECT id FROM conversation c \(condition) ORDER BY updated_at DESC LIMIT 1") {
                 row throws(StorageError) in try row.column(0, as: String.self)
             }
             guard let id else { return nil }
@@ -311,15 +321,88 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
 
     // MARK: - Pieces
 
+    /// Whether conversation `c` has an answer (an assistant message, whole or partial).
+    private static let answered = "EXISTS (SELECT 1 FROM message WHERE conversation_id = c.id AND role = 'assistant')"
+
+    /// The conversations that meet `condition`, at most `limit`, and what was left out.
+    private static func listing(
+        _ db: SQLiteConnection, where condition: String, arguments: [any SQLiteValue], limit: Int?,
+        includingUnanswered: Bool
+    ) throws(StorageError) -> ConversationListing {
+        let shown = includingUnanswered ? condition : "\(condition) AND \(answered)"
+        let summaries = try Self.summaries(db, where: shown, arguments: arguments, limit: limit)
+        var beyondLimit = 0
+        if let limit, summaries.count == limit {
+            beyondLimit = try count(db, where: shown, arguments: arguments) - limit
+        }
+        let unanswered =
+            includingUnanswered ? 0 : try count(db, where: "\(condition) AND NOT \(answered)", arguments: arguments)
+        return ConversationListing(summaries: summaries, unansweredLeftOut: unanswered, beyondLimit: beyondLimit)
+    }
+
+    private static func count(
+        _ db: SQLiteConnection, where condition: String, arguments: [any SQLiteValue]
+    ) throws(StorageError) -> Int {
+        try db.firstRow("SELECT COUNT(*) FROM conversation c WHERE \(condition)", arguments) {
+            row throws(StorageError) in try row.column(0, as: Int.self)
+        } ?? 0
+    }
+
+    /// A few words around the match of `query` in the newest matching message of `conversation`,
+    /// the matched words marked; nil when no message matches (the title did).
+    private static func snippet(_ db: SQLiteConnection, query: String, in conversation: String) throws(StorageError)
+        -> MatchSnippet?
+    {
+        let text = try db.firstRow(
+            """
+            SELECT snippet(message_fts, 0, char(1), char(2), '…', 12) FROM message_fts
+            JOIN message m ON m.id = message_fts.rowid
+            WHERE message_fts MATCH ? AND m.conversation_id = ? ORDER BY m.id DESC LIMIT 1
+            """, [query, conversation]
+        ) { row throws(StorageError) in try row.column(0, as: String.self) }
+        return text.map(Self.snippet(marked:))
+    }
+
+    /// The snippet in `text`, whose matches SQLite put between \u{1} and \u{2}, on one line.
+    static func snippet(marked text: String) -> MatchSnippet {
+        var parts: [MatchSnippet.Part] = []
+        var current = ""
+        var inMatch = false
+        var lastWasSpace = false
+        func flush() {
+            if !current.isEmpty { parts.append(MatchSnippet.Part(current, isMatch: inMatch)) }
+            current = ""
+        }
+        for character in text {
+            switch character {
+            case "\u{1}":
+                flush()
+                inMatch = true
+            case "\u{2}":
+                flush()
+                inMatch = false
+            case _ where character.isWhitespace || (character.asciiValue ?? 32) < 32:
+                if !lastWasSpace { current.append(" ") }
+                lastWasSpace = true
+                continue
+            default:
+                current.append(character)
+            }
+            lastWasSpace = false
+        }
+        flush()
+        return MatchSnippet(parts)
+    }
+
     private static func summaries(
-        _ db: SQLiteConnection, where condition: String, arguments: [any SQLiteValue], limit: Int
+        _ db: SQLiteConnection, where condition: String, arguments: [any SQLiteValue], limit: Int?
     ) throws(StorageError) -> [ConversationSummary] {
         try db.rows(
             """
             SELECT c.id, c.title, c.created_at, c.updated_at,
                 (SELECT model FROM message WHERE conversation_id = c.id ORDER BY id DESC LIMIT 1) AS model,
                 (SELECT COUNT(*) FROM message WHERE conversation_id = c.id AND role = 'assistant') AS turns
-            FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT \(limit)
+            FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT \(limit ?? -1)
             """,
             arguments
         ) { row throws(StorageError) in
@@ -349,10 +432,13 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                     promptTokens: prompt, completionTokens: try row.column("completion_tokens", as: Int?.self) ?? 0,
                     totalTokens: try row.column("total_tokens"))
             }
+            // An image's bytes are read again from its file, before any request: gone or changed,
+            // the requests carry a note in its place.
             return ChatMessage(
                 role: Role(rawValue: try row.column("role")) ?? .user, content: try row.column("content"),
                 state: MessageState(rawValue: try row.column("state")) ?? .complete,
-                reasoning: try row.column("reasoning"), usage: usage, storageID: try row.column("id"))
+                reasoning: try row.column("reasoning"), usage: usage, storageID: try row.column("id"),
+                images: StoredImageDTO.images(inColumn: try row.column("images", as: String?.self)))
         }
         // The settings of the newest message that has them (rows stored before have none); ones
         // that cannot be read are left out, not the conversation.
@@ -383,9 +469,12 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         try db.run("UPDATE conversation SET updated_at = ? WHERE id = ?", [now, id])
     }
 
-    /// The first words of a message, on one line.
+    /// The first words of a message's first paragraph, on one line: what was typed, not the
+    /// files attached after it (a blank line apart) or a piped text after the prompt.
     static func title(from text: String) -> String {
-        let words = text.split(whereSeparator: \.isWhitespace).prefix(8).joined(separator: " ")
+        let paragraphs = text.split(separator: /\n[ \t]*\n/)
+        let first = paragraphs.first { $0.contains { !$0.isWhitespace } } ?? ""
+        let words = first.split(whereSeparator: \.isWhitespace).prefix(8).joined(separator: " ")
         return words.count > 60 ? String(words.prefix(59)) + "…" : words
     }
 

@@ -34,6 +34,16 @@ enum FileSystem {
         return bytes
     }
 
+    /// Up to the first `count` bytes of the file at `path`; empty if it cannot be read.
+    static func readPrefix(_ path: String, count: Int) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let read = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, count) }
+        return Array(buffer.prefix(max(read, 0)))
+    }
+
     struct WriteError: Error {
         var reason: String
     }
@@ -89,11 +99,62 @@ enum FileSystem {
         chmod(path, mode) == 0
     }
 
+    /// What is at `path`: a regular file, a directory, something else, or nothing that can be
+    /// examined (with the reason).
+    enum Kind: Equatable {
+        case file(size: Int)
+        case directory
+        case other
+        case missing
+        case unreadable(String)
+    }
+
+    /// What is at `path`, following links.
+    static func kind(_ path: String) -> Kind {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let code = errno
+            return code == ENOENT || code == ENOTDIR ? .missing : .unreadable(String(cString: strerror(code)))
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file(size: Int(info.st_size))
+        case S_IFDIR: return .directory
+        default: return .other
+        }
+    }
+
+    /// The size of the regular file at `path`, or nil.
+    static func size(_ path: String) -> Int? {
+        if case .file(let size) = kind(path) { return size }
+        return nil
+    }
+
+    /// The paths that match the glob `pattern`, sorted; none when nothing matches.
+    static func glob(_ pattern: String) -> [String] {
+        var result = glob_t()
+        defer { globfree(&result) }
+        guard systemGlob(pattern, &result) == 0 else { return [] }
+        return (0..<Int(result.gl_pathc)).compactMap { index in
+            result.gl_pathv[index].map { String(cString: $0) }
+        }
+    }
+
     /// The permission bits of the file at `path`, or nil if it cannot be examined.
     static func mode(_ path: String) -> UInt32? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return UInt32(info.st_mode) & 0o777
+    }
+
+    /// `path` from the root: relative to the working directory when it does not start with `/`.
+    static func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let directory = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var relative = Substring(path)
+        while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
+        return (directory == "/" ? "" : directory) + "/" + relative
     }
 
     /// `path` with a leading `~/` replaced by the home directory.
@@ -106,4 +167,9 @@ enum FileSystem {
 /// `read(2)`, which `FileSystem.read` hides inside the enum.
 private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     read(fd, buffer, count)
+}
+
+/// `glob(3)`, which `FileSystem.glob` hides inside the enum.
+private func systemGlob(_ pattern: String, _ result: inout glob_t) -> Int32 {
+    glob(pattern, 0, nil, &result)
 }

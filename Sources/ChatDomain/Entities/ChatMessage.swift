@@ -12,6 +12,8 @@ public struct ChatMessage: Sendable, Equatable {
     public var usage: TokenUsage?
     /// Its row in the history, once stored.
     public var storageID: Int64?
+    /// Images sent with it (a person's message only), after its text.
+    public var images: [ImageAttachment]
 
     /// Creates a message.
     public init(
@@ -20,7 +22,8 @@ public struct ChatMessage: Sendable, Equatable {
         state: MessageState = .complete,
         reasoning: String? = nil,
         usage: TokenUsage? = nil,
-        storageID: Int64? = nil
+        storageID: Int64? = nil,
+        images: [ImageAttachment] = []
     ) {
         self.role = role
         self.content = content
@@ -28,6 +31,7 @@ public struct ChatMessage: Sendable, Equatable {
         self.reasoning = reasoning
         self.usage = usage
         self.storageID = storageID
+        self.images = images
     }
 
     /// Adds what a streamed `event` carries: answer text to the content, reasoning to the

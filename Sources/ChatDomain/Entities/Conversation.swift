@@ -87,6 +87,12 @@ public struct Conversation: Sendable, Equatable {
         messages.count { $0.role == .assistant }
     }
 
+    /// The images whose bytes are gone (moved, changed or deleted since): requests carry a note
+    /// in their place.
+    public var unavailableImages: [ImageAttachment] {
+        messages.flatMap(\.images).filter { $0.data == nil }
+    }
+
     /// Usage reported for the most recent answer that has it.
     public var lastUsage: TokenUsage? {
         messages.last { $0.usage != nil }?.usage

@@ -11,14 +11,21 @@ public struct ConversationSummary: Sendable, Equatable {
     public var updatedAt: Double
     /// Answers in it.
     public var turns: Int
+    /// Where a search matched in its messages; nil outside a search, or when only the title
+    /// matched.
+    public var snippet: MatchSnippet?
 
     /// Creates a summary.
-    public init(id: String, title: String, model: String, createdAt: Double, updatedAt: Double, turns: Int) {
+    public init(
+        id: String, title: String, model: String, createdAt: Double, updatedAt: Double, turns: Int,
+        snippet: MatchSnippet? = nil
+    ) {
         self.id = id
         self.title = title
         self.model = model
         self.createdAt = createdAt
         self.updatedAt = updatedAt
         self.turns = turns
+        self.snippet = snippet
     }
 }

@@ -1,12 +1,13 @@
 /// Sends a person's messages and turns the repository's results into conversation entries.
 public protocol ChatUseCase: Sendable {
-    /// Appends `text` as a user message, asks for an answer and appends it.
+    /// Appends `message` (the person's, attachments and all), asks for an answer and appends it.
     ///
     /// Each event is handed to `onEvent` as it arrives. The turn holds the answer, or nil with
     /// the reason. A failure after some text keeps that text in the conversation as an
     /// interrupted answer; a failure before any text marks the user message failed so later
     /// requests leave it out.
-    func send(_ text: String, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async -> Turn
+    func send(_ message: ChatMessage, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async
+        -> Turn
 
     /// Asks again for an answer to the last user message, replacing the answer after it. With no
     /// user message to retry, the turn has neither an answer nor an error.
@@ -18,4 +19,11 @@ public protocol ChatUseCase: Sendable {
 
     /// The models the server offers.
     func models() async -> Result<[ModelInfo], ChatError>
+}
+
+extension ChatUseCase {
+    /// Sends `text` as the person's message, with nothing attached.
+    public func send(_ text: String, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async -> Turn {
+        await send(ChatMessage(role: .user, content: text), in: &conversation, onEvent: onEvent)
+    }
 }

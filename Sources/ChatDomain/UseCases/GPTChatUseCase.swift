@@ -3,17 +3,25 @@
 public struct GPTChatUseCase: ChatUseCase {
     private let repository: any GPTRepository
     private let recorder: (any ConversationRecorder)?
+    private let modelList: (any ModelRepository)?
 
     /// Creates the use case over `repository`. With a `recorder`, every message is stored as it
     /// happens: the user's while the request is on its way (before any of the answer is read),
-    /// the answer while it streams (the recorder decides how often) and when it ends.
-    public init(repository: any GPTRepository, recorder: (any ConversationRecorder)? = nil) {
+    /// the answer while it streams (the recorder decides how often) and when it ends. With a
+    /// `modelList`, the models come from it instead of straight from `repository`.
+    public init(
+        repository: any GPTRepository, recorder: (any ConversationRecorder)? = nil,
+        modelList: (any ModelRepository)? = nil
+    ) {
         self.repository = repository
         self.recorder = recorder
+        self.modelList = modelList
     }
 
-    public func send(_ text: String, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async -> Turn {
-        conversation.append(ChatMessage(role: .user, content: text))
+    public func send(_ message: ChatMessage, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async
+        -> Turn
+    {
+        conversation.append(message)
         // The question is stored while the request is on its way (before any of the answer is
         // read), so the history's writes overlap the network instead of delaying the request.
         return await answer(&conversation, onEvent: onEvent) { conversation in
@@ -58,7 +66,8 @@ public struct GPTChatUseCase: ChatUseCase {
     }
 
     public func models() async -> Result<[ModelInfo], ChatError> {
-        await repository.listModels()
+        if let modelList { return await modelList.models() }
+        return await repository.listModels()
     }
 
     /// Asks for the answer to `conversation`; `whileSending` runs once the request has started,

@@ -18,14 +18,27 @@ public struct HistoryPresenter {
         self.style = style
     }
 
-    /// One line per conversation: short id, date, model, turns, title.
+    /// One line per conversation: short id, date, model, turns, title. A search's snippet
+    /// follows: on a terminal on a line of its own, the matched words highlighted; elsewhere at
+    /// the end of the line, so each conversation stays one line.
     public func list(_ summaries: [ConversationSummary]) {
         var text = ""
         for summary in summaries {
             let turns = summary.turns == 1 ? "1 turn" : "\(summary.turns) turns"
             text +=
                 style.bold(summary.id) + "  " + style.dim(Self.date(summary.updatedAt)) + "  "
-                + summary.model + "  " + style.dim(turns) + "  " + summary.title + "\n"
+                + summary.model + "  " + style.dim(turns) + "  " + summary.title
+            if let snippet = summary.snippet {
+                if style.colour {
+                    text +=
+                        "\n          "
+                        + snippet.parts.map { $0.isMatch ? style.match($0.text) : style.dim($0.text) }
+                        .joined()
+                } else {
+                    text += "  " + snippet.text
+                }
+            }
+            text += "\n"
         }
         output.write(text)
     }
@@ -38,9 +51,18 @@ public struct HistoryPresenter {
         }
         for message in conversation.messages {
             text += style.bold(message.role == .user ? "you:" : "assistant:") + Self.mark(message.state) + "\n"
-            text += message.content + "\n\n"
+            text += message.content + "\n"
+            for image in message.images { text += style.dim(Self.describe(image)) + "\n" }
+            text += "\n"
         }
         output.write(text)
+    }
+
+    /// An attached image as the history knows it: the image itself is not stored.
+    public static func describe(_ image: ImageAttachment) -> String {
+        "[image \(image.path), \(ByteCount.text(image.byteCount)) \(image.mimeType), sha256 "
+            + "\(image.sha256.prefix(12))…; the history keeps this, not the image"
+            + (image.data == nil ? "; the file is no longer there as it was]" : "]")
     }
 
     /// The conversation as Markdown.
@@ -53,6 +75,7 @@ public struct HistoryPresenter {
         for message in conversation.messages {
             text +=
                 "## \(message.role == .user ? "You" : "Assistant")\(Self.mark(message.state))\n\n\(message.content)\n\n"
+            for image in message.images { text += Self.describe(image) + "\n\n" }
         }
         output.write(text)
     }

@@ -20,8 +20,13 @@ public struct OneShotPresenter {
 
     /// Sends `text` in `conversation` and streams the answer.
     public func run(_ text: String, in conversation: inout Conversation) async -> TurnOutcome {
+        await run(ChatMessage(role: .user, content: text), in: &conversation)
+    }
+
+    /// Sends `message` (attachments and all) in `conversation` and streams the answer.
+    public func run(_ message: ChatMessage, in conversation: inout Conversation) async -> TurnOutcome {
         let renderer = makeRenderer()
-        let turn = await useCase.send(text, in: &conversation) { renderer.render($0) }
+        let turn = await useCase.send(message, in: &conversation) { renderer.render($0) }
         renderer.finish(turn)
         if turn.answer != nil { return .answered }
         if renderer.outputClosed { return .outputClosed }

@@ -26,6 +26,8 @@ public struct TerminalStyle: Sendable {
     public func warning(_ text: String) -> String { wrap(text, "33") }
     /// Emphasis, e.g. the prompt.
     public func bold(_ text: String) -> String { wrap(text, "1") }
+    /// Words a search matched.
+    public func match(_ text: String) -> String { wrap(text, "1;33") }
 
     private func wrap(_ text: String, _ code: String) -> String {
         colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text

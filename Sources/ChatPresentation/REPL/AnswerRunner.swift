@@ -5,7 +5,7 @@ import ChatDomain
 struct AnswerRunner {
     /// What to ask for.
     enum Request: Sendable {
-        case send(String)
+        case send(ChatMessage)
         case retry
     }
 
@@ -26,7 +26,7 @@ struct AnswerRunner {
             }
             let turn: Turn
             switch request {
-            case .send(let text): turn = await useCase.send(text, in: &conversation, onEvent: handle)
+            case .send(let message): turn = await useCase.send(message, in: &conversation, onEvent: handle)
             case .retry: turn = await useCase.retry(in: &conversation, onEvent: handle)
             }
             indicator.stop()

@@ -1,11 +1,12 @@
 import ChatDomain
 
-/// The REPL prompt: the conversation's state at a glance — model, turns, size in tokens.
+/// The REPL prompt: the conversation's state at a glance — model, role, turns, size in tokens.
 struct PromptFormatter {
     var style: TerminalStyle
 
-    func prompt(for conversation: Conversation) -> String {
+    func prompt(for conversation: Conversation, role: String? = nil, attached: Int = 0) -> String {
         var parts = [conversation.settings.model]
+        if let role { parts.append(role) }
         let turns = conversation.turnCount
         parts.append(Counted.text(turns, "turn"))
         if let usage = conversation.lastUsage {
@@ -13,6 +14,7 @@ struct PromptFormatter {
         } else if !conversation.messages.isEmpty {
             parts.append("~\(Self.compact(conversation.estimatedTokens)) tokens")
         }
+        if attached > 0 { parts.append("+" + Counted.text(attached, "file")) }
         return style.dim(parts.joined(separator: " · ")) + " " + style.bold("›") + " "
     }
 

@@ -40,6 +40,9 @@ public final class REPL {
                 guard let block = await readBlock() else { continue }
                 await reader.remember(block)
                 await context.send(block)
+            case .line(let line) where Self.leavingWords.contains(line.trimmingCharacters()):
+                // What `llm chat` and shell-gpt users type to leave; a `"""` block sends the word.
+                return control.exitStatus ?? 0
             case .line(let line) where !line.allSatisfy(\.isWhitespace):
                 await reader.remember(line)
                 if let invocation = SlashCommandLine(line) {
@@ -52,6 +55,9 @@ public final class REPL {
             }
         }
     }
+
+    /// A line that is one of these words, alone, leaves.
+    static let leavingWords: Set<String> = ["exit", "quit"]
 
     private func perform(_ invocation: SlashCommandLine) async -> SlashCommandResult {
         guard let command = context.commands.command(named: invocation.name) else {
@@ -97,8 +103,9 @@ extension REPL {
         SlashCommandRegistry.standard.completionNames
     }
 
-    /// What Tab offers for `line`, the text before the cursor.
+    /// What Tab offers for `line`, the text before the cursor, with nothing from outside the
+    /// REPL (see `REPLCompleter`).
     public static func completions(for line: String) -> [String] {
-        SlashCommandRegistry.standard.completions(for: line)
+        REPLCompleter(source: NoCompletionSource()).completions(for: line)
     }
 }

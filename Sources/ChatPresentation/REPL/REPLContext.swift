@@ -8,27 +8,44 @@ final class REPLContext {
     let commands: SlashCommandRegistry
     /// The conversation so far.
     var conversation: Conversation
+    /// The role taken last (`-r`, `/role`), shown in the prompt.
+    var role: PromptRole?
+    /// A role whose prompt is a template: the next message sent goes into it.
+    var pendingTemplate: PromptRole?
+    /// Files attached to the next message (`-f`, `/file`).
+    var attachments: Attachments
     private let formatter: PromptFormatter
 
     init(parts: REPL.Parts, commands: SlashCommandRegistry, conversation: Conversation) {
         self.parts = parts
         self.commands = commands
         self.conversation = conversation
+        role = parts.role
+        pendingTemplate = parts.role.flatMap { $0.isTemplate ? $0 : nil }
+        attachments = parts.attachments
         formatter = PromptFormatter(style: parts.promptStyle)
     }
 
     /// The prompt, showing the conversation's state.
-    var prompt: String { formatter.prompt(for: conversation) }
+    var prompt: String { formatter.prompt(for: conversation, role: role?.name, attached: attachments.count) }
 
     /// The prompt inside a `"""` block.
     var continuationPrompt: String { formatter.continuation }
 
     // MARK: - Answers
 
-    /// Sends `text` and shows the answer; returns whether it arrived whole.
+    /// Sends `text` (in a template role's prompt, the first time after the role was taken) with
+    /// the files attached to it, and shows the answer; returns whether it arrived whole.
     @discardableResult
     func send(_ text: String) async -> Bool {
-        await answer(.send(text))
+        var body = text
+        if let template = pendingTemplate {
+            body = template.message(for: text)
+            pendingTemplate = nil
+        }
+        let message = attachments.message(with: body)
+        attachments = Attachments()
+        return await answer(.send(message))
     }
 
     /// Asks again for an answer to the last message; returns whether it arrived whole.
@@ -50,14 +67,18 @@ final class REPLContext {
         case .cancelled?:
             note(printed ? "[interrupted: the partial answer is kept]" : "[interrupted]")
         case .unauthorized(let message)?:
-            // Retrying cannot fix a key, and chat reads the key only when it starts.
+            // Retrying cannot fix a key, and chat reads the key only when it starts. The id is
+            // named: a conversation with no answer yet is not the one `chat -c` continues.
             failure(ErrorWording.line(for: .unauthorized(message: message)))
-            note(
-                parts.history != nil
-                    ? "(retrying cannot fix the key; your message is kept: correct the key, then chat -c and /retry "
-                        + "send it)"
-                    : "(retrying cannot fix the key; your message is kept for this session: /save FILE, correct the "
+            if parts.history != nil, let id = conversation.id {
+                note(
+                    "(retrying cannot fix the key; your message is kept: correct the key, then chat --conversation "
+                        + "\(id) and /retry send it)")
+            } else {
+                note(
+                    "(retrying cannot fix the key; your message is kept for this session: /save FILE, correct the "
                         + "key, then /load FILE and /retry in a new chat)")
+            }
         case let error?:
             failure(ErrorWording.line(for: error))
             note(printed ? "(the partial answer is kept; /retry asks again)" : "(/retry sends it again)")
@@ -71,6 +92,7 @@ final class REPLContext {
     /// conversation switch keeps.
     func switchTo(_ stored: Conversation) {
         conversation = parts.conversationSwitch.adopt(stored)
+        if let line = UnavailableImages.note(for: conversation) { note(line) }
     }
 
     /// The stored conversations, or nil (having said so) when history is off.

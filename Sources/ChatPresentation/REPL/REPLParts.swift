@@ -21,6 +21,14 @@ extension REPL {
         public var makeRenderer: AnswerRendererFactory
         /// What a switch to another conversation (`/load`, `/resume`) keeps.
         public var conversationSwitch: ConversationSwitch
+        /// The roles `/role` offers, their placeholders filled.
+        public var roles: [PromptRole]
+        /// The role the session starts in (`-r`); a template fills the first message.
+        public var role: PromptRole?
+        /// Reads what `/file` attaches; nil where files cannot be attached.
+        public var attachmentReader: (any AttachmentReader)?
+        /// Files attached to the first message (`-f`).
+        public var attachments: Attachments
         /// Where `/copy` puts text, if anywhere.
         public var clipboard: (any Clipboard)?
 
@@ -30,8 +38,9 @@ extension REPL {
             outputStyle: TerminalStyle, notesStyle: TerminalStyle, archive: any ConversationArchive,
             editor: (any TextEditor)?, control: SessionControl, history: (any ConversationHistory)? = nil,
             conversationSwitch: ConversationSwitch, makeRenderer: AnswerRendererFactory? = nil,
-            promptStyle: TerminalStyle? = nil,
-            clipboard: (any Clipboard)? = nil
+            promptStyle: TerminalStyle? = nil, clipboard: (any Clipboard)? = nil, roles: [PromptRole] = [],
+            role: PromptRole? = nil, attachmentReader: (any AttachmentReader)? = nil,
+            attachments: Attachments = Attachments()
         ) {
             self.clipboard = clipboard
             self.useCase = useCase
@@ -46,6 +55,10 @@ extension REPL {
             self.control = control
             self.history = history
             self.conversationSwitch = conversationSwitch
+            self.roles = roles
+            self.role = role
+            self.attachmentReader = attachmentReader
+            self.attachments = attachments
             self.makeRenderer =
                 makeRenderer ?? { PlainAnswerRenderer(output: output, notes: notes, notesStyle: notesStyle) }
         }

@@ -66,9 +66,36 @@ public enum ErrorWording {
         }
     }
 
+    /// The line for files that could not be attached.
+    public static func line(for error: AttachmentError) -> String {
+        switch error {
+        case .notFound(let path):
+            return "\(path): no such file"
+        case .directory(let path):
+            let pattern = (path.hasSuffix("/") ? path : path + "/") + "*"
+            return
+                "\(path) is a directory: attach its files with a glob, e.g. -f '\(pattern)' (quoted, chat expands it)"
+        case .noMatch(let pattern):
+            return "no file matches \(pattern)"
+        case .binary(let path):
+            return "\(path) is a binary file: only text files and PNG, JPEG, GIF or WebP images can be attached"
+        case .tooMuchText(let bytes, let limit):
+            return
+                "the attached files hold \(ByteCount.text(bytes)) of text, over the \(ByteCount.text(limit)) a message "
+                + "may carry (max_file_bytes in the config)"
+        case .imageTooLarge(let path, let bytes, let limit):
+            return "\(path) is \(ByteCount.text(bytes)), over the \(ByteCount.text(limit)) an image may be"
+        case .standardInputUnavailable:
+            return
+                "- (standard input) can be attached only from the command line, with text piped in: cat x | chat -f - …"
+        case .unreadable(let path, let reason):
+            return "cannot read \(path): \(reason)"
+        }
+    }
+
     private static func advice(for clue: NotFoundClue) -> String {
         switch clue {
-        case .messageNamesModel: return "check the model name: /models in the REPL lists them"
+        case .messageNamesModel: return "check the model name: chat --models lists them"
         case .urlLacksV1: return "the base URL may be missing /v1, e.g. http://localhost:11434/v1"
         case .unknown: return "is the base URL right?"
         }

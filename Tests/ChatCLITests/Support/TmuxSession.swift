@@ -90,7 +90,14 @@ struct TmuxSession {
         return status
     }
 
+    /// Ends the session: the program and the shell around it first (their process group), since
+    /// tmux does not always end a pane's processes on kill-server, and a REPL left waiting for a
+    /// key outlives the tests; then the tmux server.
     func kill() {
+        let pane = (try? tmux(["display-message", "-p", "-t", name, "#{pane_pid}"])) ?? ""
+        if let pid = pid_t(pane.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 1 {
+            _ = Foundation.kill(-pid, SIGKILL)
+        }
         _ = try? tmux(["kill-server"])
     }
 

@@ -6,12 +6,35 @@ extension ChatCompletionRequestDTO {
         let settings = request.settings
         self.init(
             model: settings.model,
-            messages: request.messages.map { MessageDTO(role: $0.role.rawValue, content: $0.content) },
+            messages: request.messages.map(MessageDTO.init),
             stream: settings.stream,
             stream_options: settings.stream && includeUsage ? StreamOptionsDTO(include_usage: true) : nil,
             temperature: settings.temperature,
             max_tokens: settings.maxTokens,
             top_p: settings.topP
         )
+    }
+}
+
+extension ChatCompletionRequestDTO.MessageDTO {
+    /// A message as the wire carries it: its text as a string; with images, a text part and an
+    /// `image_url` part per image, its bytes in a `data:` URL (or a note where they are gone).
+    init(_ message: ChatMessage) {
+        role = message.role.rawValue
+        guard !message.images.isEmpty else {
+            content = .text(message.content)
+            return
+        }
+        typealias Part = ChatCompletionRequestDTO.PartDTO
+        var parts: [Part] = message.content.isEmpty ? [] : [Part(type: "text", text: message.content)]
+        for image in message.images {
+            if let data = image.data {
+                let url = "data:\(image.mimeType);base64,\(Base64.encode(data))"
+                parts.append(Part(type: "image_url", image_url: ChatCompletionRequestDTO.ImageURLDTO(url: url)))
+            } else {
+                parts.append(Part(type: "text", text: image.unavailableNote))
+            }
+        }
+        content = .parts(parts)
     }
 }

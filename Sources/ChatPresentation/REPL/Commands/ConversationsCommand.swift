@@ -1,4 +1,4 @@
-/// `/conversations`: the 20 most recently used stored conversations.
+/// `/conversations`: the 20 most recently used stored conversations that have an answer.
 struct ConversationsCommand: SlashCommand {
     let names = ["conversations"]
     let aliases = ["list"]
@@ -7,11 +7,19 @@ struct ConversationsCommand: SlashCommand {
 
     func run(_ argument: String?, in context: REPLContext) async -> SlashCommandResult {
         guard let history = context.history else { return .proceed }
-        switch await history.list(limit: 20) {
-        case .success(let list) where list.isEmpty:
-            context.note("no stored conversations yet")
-        case .success(let list):
-            HistoryPresenter(output: context.parts.output, style: context.parts.outputStyle).list(list)
+        switch await history.list(limit: 20, includingUnanswered: false) {
+        case .success(let listing):
+            if listing.summaries.isEmpty {
+                context.note(
+                    listing.unansweredLeftOut > 0
+                        ? "no stored conversation has an answer" : "no stored conversations yet")
+            } else {
+                HistoryPresenter(output: context.parts.output, style: context.parts.outputStyle).list(
+                    listing.summaries)
+            }
+            for line in ListingNotes.lines(for: listing, allFlag: "chat --list --all", limitFlag: "chat --list -n 0") {
+                context.note(line)
+            }
         case .failure(let error):
             context.failure(ErrorWording.line(for: error))
         }

@@ -23,6 +23,7 @@ struct HistoryCommand: SlashCommand {
             case .failed: mark = " [failed: not sent again unless /retry]"
             }
             context.say(style.bold(label) + message.content + style.dim(mark) + "\n")
+            for image in message.images { context.say(style.dim(HistoryPresenter.describe(image)) + "\n") }
         }
         return .proceed
     }

@@ -4,6 +4,10 @@ struct LoadCommand: SlashCommand {
     let usage = "/load FILE"
     let summary = "continue a conversation saved with /save"
 
+    func completions(for argument: String, in context: CompletionContext) -> [String] {
+        context.source.paths(completing: CompletionContext.lastWord(of: argument))
+    }
+
     func run(_ argument: String?, in context: REPLContext) async -> SlashCommandResult {
         guard let path = argument else {
             context.failure("give a file name: /save FILE, /load FILE")

@@ -4,6 +4,12 @@ struct ModelCommand: SlashCommand {
     let usage = "/model [NAME]"
     let summary = "show the model, or switch to NAME"
 
+    /// The server's models (fetched once a session, kept a day).
+    func completions(for argument: String, in context: CompletionContext) -> [String] {
+        let word = CompletionContext.lastWord(of: argument)
+        return context.source.modelNames().filter { $0.hasPrefix(word) }
+    }
+
     func run(_ argument: String?, in context: REPLContext) async -> SlashCommandResult {
         if let name = argument {
             context.conversation.settings.model = name

@@ -9,8 +9,9 @@ protocol SlashCommand: Sendable {
     var usage: String { get }
     /// One line for /help.
     var summary: String { get }
-    /// What Tab offers for its argument as typed so far.
-    func completions(for argument: String) -> [String]
+    /// What Tab offers for the last word of its argument as typed so far (`argument` is all of
+    /// it); a match may carry a description after a tab.
+    func completions(for argument: String, in context: CompletionContext) -> [String]
     /// Runs it with the rest of the line, trimmed; nil when there is none.
     func run(_ argument: String?, in context: REPLContext) async -> SlashCommandResult
 }
@@ -18,5 +19,5 @@ protocol SlashCommand: Sendable {
 extension SlashCommand {
     var aliases: [String] { [] }
 
-    func completions(for argument: String) -> [String] { [] }
+    func completions(for argument: String, in context: CompletionContext) -> [String] { [] }
 }

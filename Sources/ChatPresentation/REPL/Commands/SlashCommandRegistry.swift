@@ -6,8 +6,9 @@ struct SlashCommandRegistry: Sendable {
     /// Every command chat has.
     static let standard = SlashCommandRegistry(commands: [
         HelpCommand(), ExitCommand(), ClearCommand(), ModelCommand(), ModelsCommand(), SystemCommand(),
-        HistoryCommand(), RetryCommand(), UndoCommand(), EditCommand(), SaveCommand(), LoadCommand(),
-        UsageCommand(), ConversationsCommand(), ResumeCommand(), TitleCommand(), CopyCommand(),
+        RoleCommand(), FileCommand(), FilesCommand(), HistoryCommand(), RetryCommand(), UndoCommand(), EditCommand(),
+        SaveCommand(), LoadCommand(), UsageCommand(), ConversationsCommand(), ResumeCommand(), TitleCommand(),
+        CopyCommand(),
     ])
 
     /// The command called `name` (any case), by one of its names or aliases.
@@ -23,14 +24,14 @@ struct SlashCommandRegistry: Sendable {
 
     /// What Tab offers for `line`, the text before the cursor: command names while the first
     /// word is typed, then what that command offers for its argument.
-    func completions(for line: String) -> [String] {
+    func completions(for line: String, in context: CompletionContext) -> [String] {
         guard line.hasPrefix("/") else { return [] }
         guard let space = line.firstIndex(where: \.isWhitespace) else {
             return completionNames.filter { $0.hasPrefix(line) }
         }
         guard let command = command(named: String(line.dropFirst().prefix { !$0.isWhitespace })) else { return [] }
         let argument = line[space...].drop { $0.isWhitespace }
-        return command.completions(for: String(argument))
+        return command.completions(for: String(argument), in: context)
     }
 
     /// The text of /help.
@@ -40,10 +41,11 @@ struct SlashCommandRegistry: Sendable {
             text += "  " + command.usage.padding(to: 16) + command.summary + "\n"
         }
         text += """
-            Keys: Up/Down recall earlier lines, Tab completes a command, Ctrl-C stops an answer
-            (or discards the line), Ctrl-D leaves. A line \"\"\" starts and ends a multi-line
-            message; pasted text arrives as one message. Begin a message with // to send a
-            line that starts with /.
+            Keys: Up/Down recall earlier lines, Tab completes a command and its argument (a
+            model, a path, a role, a conversation), Ctrl-C stops an answer (or discards the
+            line), Ctrl-D leaves, as does a line that is exit or quit. A line \"\"\" starts and
+            ends a multi-line message (to send exit or quit alone, put it in one); pasted text
+            arrives as one message. Begin a message with // to send a line that starts with /.
 
             """
         return text

@@ -1,0 +1,12 @@
+/// What a command's Tab completion may draw on: the outside sources and the REPL's own lists.
+struct CompletionContext: Sendable {
+    /// Models, conversations and files.
+    var source: any CompletionSource
+    /// The roles `/role` accepts.
+    var roleNames: [String]
+
+    /// The word being completed: the last of `argument` (all of it when it has no space).
+    static func lastWord(of argument: String) -> String {
+        String(argument.reversed().prefix { !$0.isWhitespace }.reversed())
+    }
+}

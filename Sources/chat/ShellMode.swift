@@ -1,0 +1,64 @@
+import ChatData
+import ChatDomain
+import ChatPresentation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `chat -x "…"`: one command for the person's shell, shown and run only if they say `y`; its
+/// exit status is chat's. Piped, the command is printed and never run.
+struct ShellMode {
+    var session: Session
+    /// `--history-append`: add the command that ran to the shell's history file.
+    var historyAppend: Bool
+
+    func run(request: ChatMessage) async -> Int32 {
+        // Asked on the terminal only when the command would be shown on it.
+        let terminal = session.stdout.isTerminal ? TTYShellTerminal(environment: session.environment) : nil
+        let presenter = ShellCommandPresenter(
+            useCase: session.useCase, output: session.stdout, notes: session.stderr, outputStyle: session.outputStyle,
+            notesStyle: session.notesStyle, terminal: terminal, makeRenderer: session.makeRenderer)
+        let conversation = session.conversation
+        let task = Task {
+            var conversation = conversation
+            return await presenter.run(request, in: &conversation)
+        }
+        // Ctrl-C stops the request; while the command runs it is the command's (the shell
+        // started it with the signal's default handling), and chat waits for its status.
+        let signals = SignalWatcher()
+        let received = SignalRecord()
+        signals.start { number in
+            received.store(number)
+            task.cancel()
+        }
+        switch await task.value {
+        case .printed:
+            return 0
+        case .ran(let command, let status):
+            if historyAppend { appendToShellHistory(command) }
+            return status
+        case .declined:
+            return 1
+        case .interrupted:
+            return SignalWatcher.exitStatus(for: received.last ?? SIGINT)
+        case .failed:
+            return 1
+        }
+    }
+
+    private func appendToShellHistory(_ command: String) {
+        let style = session.notesStyle
+        guard let file = ShellHistoryFile(environment: session.environment) else {
+            let shell = session.environment["SHELL"] ?? "unset"
+            session.stderr.write(
+                style.warning("chat: warning: --history-append knows bash, zsh and fish; SHELL is \(shell)") + "\n")
+            return
+        }
+        if let reason = file.append(command) {
+            session.stderr.write(style.warning("chat: warning: could not add it to \(file.path): \(reason)") + "\n")
+        }
+    }
+}

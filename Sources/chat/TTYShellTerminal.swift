@@ -1,0 +1,152 @@
+import ChatData
+import ChatPresentation
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `ShellTerminal` on the controlling terminal: the question is written to it and answered with
+/// one key (read with the terminal in raw mode, so Ctrl-C is a key there, not a signal), the
+/// command is edited with libedit, and it runs in `$SHELL` (else `/bin/sh`) with the terminal as
+/// its standard input and output. Blocking work runs on a queue of its own.
+final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
+    // `@unchecked`: `tty` is only used by jobs on `queue`, one at a time; `shell` never changes;
+    // `editor` is only used by `edit`, which the presenter calls one at a time.
+    private let tty: Int32
+    private let shell: String
+    private let queue = DispatchQueue(label: "chat.shell-terminal")
+    /// Written to when the task asking is cancelled (a signal arrived): the wait for a key ends.
+    private let wake: (read: Int32, write: Int32)
+    /// The line editor for `e`, opened when first needed and kept: closing it puts back the
+    /// terminal modes it found, which must not happen while a question waits for one key.
+    private var editor: EditLineReader?
+
+    /// The terminal, if there is one to ask on (`/dev/tty`); standard input is pointed at it too,
+    /// so the line editor and the command read from it when the request came through a pipe.
+    init?(environment: [String: String]) {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        if isatty(0) != 1 { _ = dup2(fd, 0) }
+        tty = fd
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            close(fd)
+            return nil
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        wake = (ends[0], ends[1])
+        let candidate = environment["SHELL"] ?? ""
+        shell = candidate.hasPrefix("/") && access(candidate, X_OK) == 0 ? candidate : "/bin/sh"
+    }
+
+    deinit {
+        close(tty)
+        close(wake.read)
+        close(wake.write)
+    }
+
+    /// Cancelling the task (SIGTERM, SIGHUP) ends the wait as Ctrl-C would.
+    func choose(_ question: String) async -> ShellChoice {
+        let wake = wake.write
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async { [self] in continuation.resume(returning: chooseNow(question)) }
+            }
+        } onCancel: {
+            var byte: UInt8 = 1
+            _ = write(wake, &byte, 1)
+        }
+    }
+
+    func edit(_ command: String) async -> String? {
+        if editor == nil, let output = EditLineReader.terminalOutput() {
+            editor = EditLineReader(output: output, historyPath: nil, completer: { _ in [] })
+        }
+        guard let editor else { return nil }
+        switch await editor.readLine(prompt: "edit › ", initial: command) {
+        case .line(let line): return line
+        case .end, .interrupted, .signalled: return nil
+        }
+    }
+
+    func run(_ command: String) async -> Int32 {
+        let shell = shell
+        return await withCheckedContinuation { continuation in
+            queue.async {
+                guard case .success(let pid) = ProcessSpawn.spawn([shell, "-c", command], actions: nil) else {
+                    continuation.resume(returning: 127)
+                    return
+                }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                continuation.resume(returning: (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f))
+            }
+        }
+    }
+
+    /// On the queue: writes `question` and reads keys until one means something. Keys typed
+    /// before the question is shown are dropped: an early `y` must not run a command not yet seen.
+    private func chooseNow(_ question: String) -> ShellChoice {
+        var saved = termios()
+        let raw = tcgetattr(tty, &saved) == 0
+        if raw {
+            var settings = saved
+            settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG)
+            withUnsafeMutableBytes(of: &settings.c_cc) { characters in
+                characters[Int(VMIN)] = 1
+                characters[Int(VTIME)] = 0
+            }
+            tcsetattr(tty, TCSAFLUSH, &settings)
+        }
+        defer { if raw { tcsetattr(tty, TCSANOW, &saved) } }
+        say(question)
+        while true {
+            var waiting = [
+                pollfd(fd: tty, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            ]
+            if poll(&waiting, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                say("\n")
+                return .interrupt
+            }
+            if waiting[1].revents != 0 {
+                say("\n")
+                return .interrupt
+            }
+            var byte: UInt8 = 0
+            let count = read(tty, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else {
+                say("\n")
+                return .interrupt
+            }
+            switch byte {
+            case UInt8(ascii: "y"), UInt8(ascii: "Y"):
+                say("y\n")
+                return .run
+            case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                say("e\n")
+                return .edit
+            case UInt8(ascii: "d"), UInt8(ascii: "D"):
+                say("d\n")
+                return .describe
+            case UInt8(ascii: "n"), UInt8(ascii: "N"), 0x0D, 0x0A, 0x1B:
+                say("n\n")
+                return .decline
+            case 0x03, 0x04:
+                say("^C\n")
+                return .interrupt
+            default:
+                continue
+            }
+        }
+    }
+
+    private func say(_ text: String) {
+        _ = text.withCString { write(tty, $0, strlen($0)) }
+    }
+}
