@@ -2,14 +2,14 @@
 /// all the bytes that arrived since the consumer last asked (not one part per network read);
 /// throws `DataError` on a transport failure.
 ///
-/// Dropping the stream and its iterator, or cancelling the task that reads it, stops the
-/// transfer; the body then just ends (as an `AsyncThrowingStream` does when its reader is
-/// cancelled).
+/// Dropping the iterator (or the stream, before an iterator was made), or cancelling the task
+/// that reads it, stops the transfer; the body then just ends (as an `AsyncThrowingStream` does
+/// when its reader is cancelled).
 struct HTTPResponseStream: AsyncSequence, Sendable {
     typealias Element = HTTPStreamPart
 
-    /// The consumer's hold on the channel: when the last copy of the stream and its iterators is
-    /// gone, the transfer is told to stop.
+    /// A hold on the channel: when the last copy of it is gone, the transfer is told to stop.
+    /// The stream has one, and each iterator one of its own.
     final class Reader: Sendable {
         let channel: ResponseChannel
 
@@ -38,11 +38,13 @@ struct HTTPResponseStream: AsyncSequence, Sendable {
     var channel: ResponseChannel { reader.channel }
 
     func makeAsyncIterator() -> Iterator {
-        Iterator(reader: reader)
+        Iterator(reader: reader, hold: Reader(reader.channel))
     }
 
     struct Iterator: AsyncIteratorProtocol {
         fileprivate let reader: Reader
+        /// Gone with the iterator (when a loop over the stream ends, however it ends).
+        fileprivate let hold: Reader
 
         mutating func next() async throws -> HTTPStreamPart? {
             switch await reader.channel.next() {
