@@ -5,9 +5,14 @@ import ChatDomain
 /// Reads the command line: options first, then the prompt. From the first prompt word on every
 /// word is prompt text, even one that starts with `-` (`chat what is -5 squared`); a leading
 /// `--` ends the options and is not prompt text. Before the prompt, an unknown option is an error
-/// with a suggestion, and an API key is refused. The flags are `ChatArguments`; ArgumentParser
-/// reads them (through `ArgumentShield`), this type keeps the rules above and the messages.
+/// with a suggestion, and an API key is refused. The flags are `ChatArguments`; `FlagIndex` reads
+/// the common command line, ArgumentParser (through `ArgumentShield`) every other one, and this
+/// type keeps the rules above and the messages.
 struct CommandLineParser {
+    /// Whether the common command line is read by `FlagIndex` (false: always by ArgumentParser,
+    /// which the tests compare it with).
+    var useIndex = true
+
     func parse(_ arguments: [String]) throws(CLIError) -> CommandLineOptions {
         var options = CommandLineOptions()
         if let action = try Self.hiddenRequest(arguments) {
@@ -20,24 +25,27 @@ struct CommandLineParser {
             options.prompt = try prompt(arguments)
             return options
         }
-        let shield = ArgumentShield(arguments)
-        let parsed: ChatArguments
-        do {
-            parsed = try ChatArguments.parse(shield.words)
-        } catch {
-            throw .usage(Self.sentence(shield.restoring(ChatArguments.message(for: error))))
+        let given: GivenFlags
+        if useIndex, let read = FlagIndex.read(arguments) {
+            given = read
+        } else {
+            let shield = ArgumentShield(arguments)
+            do {
+                given = try ChatArguments.parse(shield.words).given(original: shield.original)
+            } catch {
+                throw .usage(Self.sentence(shield.restoring(ChatArguments.message(for: error))))
+            }
         }
 
-        options.prompt = try prompt(parsed.prompt.map(shield.original))
-        // Only a chat uses the settings (`--version`, `--help` and the history commands do not),
-        // and reading them is a reflection of every flag: about 0.15 ms.
+        options.prompt = try prompt(given.prompt)
+        // Only a chat uses the settings (`--version`, `--help` and the history commands do not).
         let needsSettings =
-            !(parsed.help || parsed.version || parsed.list) && parsed.search == nil
-            && parsed.show == nil && parsed.export == nil && parsed.delete == nil && parsed.completions == nil
+            !(given.has("help") || given.has("version") || given.has("list"))
+            && ["search", "show", "export", "delete", "completions"].allSatisfy { given[$0] == nil }
         if needsSettings {
-            try parsed.applySettings(to: &options.overrides, original: shield.original)
-            if parsed.raw {
-                guard parsed.render == nil else { throw .usage("--raw is --render never; give one of them") }
+            try given.applySettings(to: &options.overrides)
+            if given.has("raw") {
+                guard given["render"] == nil else { throw .usage("--raw is --render never; give one of them") }
                 do throws(DataError) {
                     try options.overrides.set("render", text: "never", flag: "--raw")
                 } catch {
@@ -45,43 +53,43 @@ struct CommandLineParser {
                 }
             }
         }
-        options.codeOnly = parsed.code
-        if parsed.code && parsed.interactive {
+        options.codeOnly = given.has("code")
+        if given.has("code") && given.has("interactive") {
             throw .usage("--code prints one answer's code; it cannot be used with -i")
         }
-        let value = { (text: String?, name: String) throws(CLIError) -> String? in
-            try text.map { text throws(CLIError) in try Self.nonEmpty(shield.original(text), name) }
+        let value = { (property: String, name: String) throws(CLIError) -> String? in
+            try given[property].map { text throws(CLIError) in try Self.nonEmpty(text, name) }
         }
-        options.overrides.profile = try value(parsed.profile, "--profile")
-        options.overrides.configPath = try value(parsed.config, "--config")
-        options.conversationID = try value(parsed.conversation, "--conversation")
-        options.verbose = parsed.verbose
-        options.interactive = parsed.interactive
-        options.continueLast = parsed.continueLast
-        if let format = parsed.format.map(shield.original) {
+        options.overrides.profile = try value("profile", "--profile")
+        options.overrides.configPath = try value("config", "--config")
+        options.conversationID = try value("conversation", "--conversation")
+        options.verbose = given.has("verbose")
+        options.interactive = given.has("interactive")
+        options.continueLast = given.has("continueLast")
+        if let format = given["format"] {
             guard let exportFormat = CommandLineOptions.ExportFormat(rawValue: format) else {
                 throw .usage("--format expects markdown or json, got \"\(format)\"")
             }
             options.exportFormat = exportFormat
         }
-        if parsed.help {
+        if given.has("help") {
             options.action = .help
-        } else if parsed.version {
+        } else if given.has("version") {
             options.action = .version
-        } else if let shell = parsed.completions.map(shield.original) {
+        } else if let shell = given["completions"] {
             guard ShellCompletion.shells.contains(shell) else {
                 throw .usage("--completions expects bash, zsh or fish, got \"\(shell)\"")
             }
             options.action = .completions(shell)
-        } else if parsed.list {
+        } else if given.has("list") {
             options.action = .list
-        } else if let text = try value(parsed.search, "--search") {
+        } else if let text = try value("search", "--search") {
             options.action = .search(text)
-        } else if let id = try value(parsed.show, "--show") {
+        } else if let id = try value("show", "--show") {
             options.action = .show(id)
-        } else if let id = try value(parsed.export, "--export") {
+        } else if let id = try value("export", "--export") {
             options.action = .export(id)
-        } else if let id = try value(parsed.delete, "--delete") {
+        } else if let id = try value("delete", "--delete") {
             options.action = .delete(id)
         }
         return options
