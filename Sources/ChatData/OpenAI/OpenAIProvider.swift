@@ -18,11 +18,8 @@ struct OpenAIProvider: ChatProvider {
 
     func chatRequest(for request: ChatRequest, variant: OpenAIRequestVariant) throws(ChatError) -> ProviderRequest {
         let dto = ChatCompletionRequestDTO(request, includeUsage: variant.includeUsage)
-        let body: [UInt8]
-        do {
-            body = Array(try JSON.encoder().encode(dto))
-        } catch {
-            throw .malformedResponse("could not encode the request: \(error)")
+        guard let body = dto.jsonBytes else {
+            throw .malformedResponse("could not encode the request: a number is not finite")
         }
         return ProviderRequest(
             method: "POST", path: "/chat/completions",
