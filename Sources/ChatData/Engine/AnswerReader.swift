@@ -189,14 +189,25 @@ extension AnswerReader {
                     (mode, bytes, start) = (decided, start, [])
                 }
                 if mode == .eventStream {
-                    var run = TextRun()
-                    defer { run.flush { events.append($0) } }
-                    try parser.push(bytes) { event in
-                        try decoder.decode(event) { run.add($0) { events.append($0) } }
-                    }
+                    try Self.decode(bytes, &parser, &decoder, into: &events)
                 } else if collected.count < AnswerReader.bodyLimit {
                     collected.append(contentsOf: bytes)
                 }
+            }
+        }
+
+        /// The events in `bytes`; the text of one read as one event (`TextRun`), also when an
+        /// error ends it. Static, with the parser and decoder `inout` for the whole read: a
+        /// closure reaching them through `self` would have each event check exclusive access
+        /// to the object's fields at run time.
+        private static func decode(
+            _ bytes: [UInt8], _ parser: inout SSEParser, _ decoder: inout Provider.StreamDecoder,
+            into events: inout [ChatEvent]
+        ) throws {
+            var run = TextRun()
+            defer { run.flush { events.append($0) } }
+            try parser.push(bytes) { event in
+                try decoder.decode(event) { run.add($0) { events.append($0) } }
             }
         }
 
