@@ -24,10 +24,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Call it before the process exits.
     public func shutdown(timeout: Double = 2) {
         registry.abortEveryTransfer()
-        let deadline = MonotonicClock.nanoseconds() + UInt64(timeout * 1_000_000_000)
-        while registry.active.load(ordering: .acquiring) > 0 && MonotonicClock.nanoseconds() < deadline {
-            usleep(5_000)
-        }
+        registry.waitUntilIdle(timeout: timeout)
     }
 
     /// Number of transfer threads still running.
@@ -44,16 +41,13 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     func send(_ request: HTTPRequest, bufferLimit: Int) -> HTTPResponseStream {
         let channel = ResponseChannel(limit: bufferLimit)
         let transfer = CurlTransfer(channel: channel, idleTimeout: request.idleTimeout, registry: registry)
-        registry.active.add(1, ordering: .releasing)
-        registry.add(channel)
+        registry.started(channel)
         let started = DetachedThread.start {
             Self.perform(request, transfer)
-            transfer.registry.remove(transfer.channel)
-            transfer.registry.active.subtract(1, ordering: .releasing)
+            transfer.registry.ended(transfer.channel)
         }
         if !started {
-            registry.remove(channel)
-            registry.active.subtract(1, ordering: .releasing)
+            registry.ended(channel)
             channel.finish(DataError.transport(code: -1, message: "could not start a thread"))
         }
         return HTTPResponseStream(channel)
