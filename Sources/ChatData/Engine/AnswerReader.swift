@@ -26,6 +26,7 @@ final class AnswerReader<Provider: ChatProvider>: @unchecked Sendable {
     private var done = false
     private var events: [ChatEvent] = []
     private var nextEvent = 0
+    private var warmedUp = false
 
     /// Sends the first request at once, so it is on its way while the caller does other work.
     init(runner: RequestRunner<Provider>, request: ChatRequest) {
@@ -61,6 +62,11 @@ final class AnswerReader<Provider: ChatProvider>: @unchecked Sendable {
             guard let current = attempt else {
                 done = true
                 return nil
+            }
+            if !warmedUp {
+                // The request is on its way: the decoding path's first-use costs go here.
+                warmedUp = true
+                Attempt.warmUp(runner.provider)
             }
             do {
                 if try await current.read(into: &events) { continue }
@@ -209,6 +215,15 @@ extension AnswerReader {
             try parser.push(bytes) { event in
                 try decoder.decode(event) { run.add($0) { events.append($0) } }
             }
+        }
+
+        /// Runs the provider's sample events through a parser and decoder of their own, and
+        /// drops the events.
+        static func warmUp(_ provider: Provider) {
+            var parser = SSEParser()
+            var decoder = provider.makeStreamDecoder()
+            var events: [ChatEvent] = []
+            try? decode(provider.sampleEvents, &parser, &decoder, into: &events)
         }
 
         private func finish(into events: inout [ChatEvent]) throws {

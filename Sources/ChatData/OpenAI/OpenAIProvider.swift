@@ -34,6 +34,13 @@ struct OpenAIProvider: ChatProvider {
         return named ? OpenAIRequestVariant(includeUsage: false) : nil
     }
 
+    var sampleEvents: [UInt8] {
+        let chunk =
+            #"data: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":0,"model":"m","#
+            + #""choices":[{"index":0,"delta":{"content":"a"},"logprobs":null,"finish_reason":null}]}"#
+        return Array((chunk + "\n\n" + chunk + "\n\n").utf8)
+    }
+
     func fallbackWorked(_ variant: OpenAIRequestVariant) {
         quirks.streamOptionsRejected.store(true, ordering: .relaxed)
     }
