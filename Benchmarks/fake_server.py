@@ -13,6 +13,14 @@ It listens on 127.0.0.1 only. The answer's shape is chosen by the base URL, so e
     doc    `markdown`: the pieces cut a Markdown answer (headings, paragraphs with emphasis,
            code spans and links, a fenced code block, a table, a list, CJK and emoji) into `n`
            pieces of `size` characters, instead of the letters of ALPHABET
+    frame  `event`: each event is its own HTTP chunk, as real servers send them, and every
+           chunk has OpenAI's full shape (`id`, `object`, `created`, `model`,
+           `system_fingerprint`, `service_tier`, `choices[].logprobs: null`, and `usage: null`
+           when usage was asked for; a first chunk with the role, a finish chunk, a usage chunk).
+           With no delay the chunks still leave as fast as the socket takes them, in writes of
+           about 64 KiB (a proxy that flushed its buffer, a fast local server, a replay).
+           Otherwise (`block`, the default) the short chunk shape, and with no delay the stream
+           is written as a few large HTTP chunks.
 
 Any POST whose path ends in `/chat/completions` is answered; `"stream": true` in the request
 gets Server-Sent Events (one `chat.completion.chunk` per piece, then a finish chunk and
@@ -35,7 +43,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-DEFAULTS = {"n": 1, "size": 4, "delay": 0.0, "first": 0.0, "doc": ""}
+DEFAULTS = {"n": 1, "size": 4, "delay": 0.0, "first": 0.0, "doc": "", "frame": "block"}
 # With no delay between pieces, the stream is written in blocks of this size (as a fast server
 # under load would send it); with a delay, each piece is written, and flushed, on its own.
 BLOCK = 64 * 1024
@@ -106,7 +114,7 @@ def parse_params(path: str) -> dict:
                     key, value = item.split("=", 1)
                     if key in ("n", "size"):
                         params[key] = int(value)
-                    elif key == "doc":
+                    elif key in ("doc", "frame"):
                         params[key] = value
                     elif key in ("delay", "first"):
                         params[key] = float(value)
@@ -128,6 +136,49 @@ def chunk_event(content=None, finish=None, usage=False) -> bytes:
     return b"data: " + json.dumps(body, separators=(",", ":")).encode() + b"\n\n"
 
 
+def full_chunk_event(content=None, finish=None, usage=False, include_usage=False, first=False) -> bytes:
+    """A chunk as OpenAI sends it, every field in place, in OpenAI's order."""
+    if first:
+        delta = {"role": "assistant", "content": "", "refusal": None}
+    else:
+        delta = {} if content is None else {"content": content}
+    choice = {"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish}
+    body = {
+        "id": "chatcmpl-BbenchAbCdEfGhIjKlMnOpQrStUvW",
+        "object": "chat.completion.chunk",
+        "created": 1700000000,
+        "model": "gpt-4o-mini-2024-07-18",
+        "service_tier": "default",
+        "system_fingerprint": "fp_0123456789",
+        "choices": [] if usage else [choice],
+    }
+    if usage:
+        body["usage"] = {
+            "prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2,
+            "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+            "completion_tokens_details": {"reasoning_tokens": 0, "audio_tokens": 0,
+                                          "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
+        }
+    elif include_usage:
+        body["usage"] = None
+    return b"data: " + json.dumps(body, separators=(",", ":")).encode() + b"\n\n"
+
+
+def full_events(n: int, size: int, include_usage: bool, doc: str = "") -> list:
+    """Every event of a stream in the full shape: the role, the pieces, the finish, the usage."""
+    events = [full_chunk_event(first=True, include_usage=include_usage)]
+    events += [full_chunk_event(text, include_usage=include_usage) for text in pieces(n, size, doc)]
+    events.append(full_chunk_event(finish="stop", include_usage=include_usage))
+    if include_usage:
+        events.append(full_chunk_event(usage=True))
+    events.append(b"data: [DONE]\n\n")
+    return events
+
+
+def http_chunk(data: bytes) -> bytes:
+    return b"%x\r\n%s\r\n" % (len(data), data)
+
+
 def stream_tail(include_usage: bool) -> bytes:
     """What follows the last piece: a finish chunk, the usage chunk if asked for, `[DONE]`."""
     tail = chunk_event(finish="stop")
@@ -136,8 +187,10 @@ def stream_tail(include_usage: bool) -> bytes:
     return tail + b"data: [DONE]\n\n"
 
 
-def expected_stream(n: int, size: int, include_usage: bool, doc: str = "") -> bytes:
+def expected_stream(n: int, size: int, include_usage: bool, doc: str = "", frame: str = "block") -> bytes:
     """The whole event stream (the body after de-chunking), as a client like curl prints it."""
+    if frame == "event":
+        return b"".join(full_events(n, size, include_usage, doc))
     return b"".join(chunk_event(piece) for piece in pieces(n, size, doc)) + stream_tail(include_usage)
 
 
@@ -163,6 +216,33 @@ def stream_blocks(n: int, size: int, tail: bytes, doc: str = ""):
     block += tail
     blocks.append(bytes(block))
     result = (chunk_event(texts[0]), blocks)
+    with _BLOCKS_LOCK:
+        if len(_BLOCKS_CACHE) > 16:
+            _BLOCKS_CACHE.clear()
+        _BLOCKS_CACHE[key] = result
+    return result
+
+
+def event_framed_blocks(n: int, size: int, include_usage: bool, doc: str = ""):
+    """The first content event as its own HTTP chunk (with the role chunk before it), then the
+    rest of the stream, each event its own HTTP chunk, in writes of about BLOCK bytes; cached."""
+    key = ("event", n, size, include_usage, doc)
+    with _BLOCKS_LOCK:
+        cached = _BLOCKS_CACHE.get(key)
+    if cached is not None:
+        return cached
+    events = full_events(n, size, include_usage, doc)
+    first = http_chunk(events[0]) + http_chunk(events[1])
+    blocks = []
+    block = bytearray()
+    for event in events[2:]:
+        block += http_chunk(event)
+        if len(block) >= BLOCK:
+            blocks.append(bytes(block))
+            block.clear()
+    if block:
+        blocks.append(bytes(block))
+    result = (first, blocks)
     with _BLOCKS_LOCK:
         if len(_BLOCKS_CACHE) > 16:
             _BLOCKS_CACHE.clear()
@@ -287,8 +367,26 @@ class Handler(BaseHTTPRequestHandler):
         try:
             if params["first"] > 0:
                 time.sleep(params["first"])
-            tail = stream_tail(bool((request.get("stream_options") or {}).get("include_usage")))
-            if params["delay"] > 0 or n <= 1:
+            include_usage = bool((request.get("stream_options") or {}).get("include_usage"))
+            tail = stream_tail(include_usage)
+            if params["frame"] == "event":
+                if params["delay"] > 0:
+                    events = full_events(n, size, include_usage, params["doc"])
+                    self.wfile.write(http_chunk(events[0]))
+                    for i, event in enumerate(events[1:]):
+                        if 0 < i <= n - 1:
+                            time.sleep(params["delay"])
+                        if i == 0:
+                            record["first_content_ns"] = time.monotonic_ns()
+                        self.wfile.write(http_chunk(event))
+                else:
+                    # Every event its own HTTP chunk, sent as fast as the socket takes them.
+                    first, blocks = event_framed_blocks(n, size, include_usage, params["doc"])
+                    record["first_content_ns"] = time.monotonic_ns()
+                    self.wfile.write(first)
+                    for block in blocks:
+                        self.wfile.write(block)
+            elif params["delay"] > 0 or n <= 1:
                 for i, text in enumerate(pieces(n, size, params["doc"])):
                     if i > 0 and params["delay"] > 0:
                         time.sleep(params["delay"])

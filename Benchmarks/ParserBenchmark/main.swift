@@ -1,6 +1,9 @@
 // The SSE parser and chunk decoder alone, with no process or network in the way: a synthetic
-// answer stream (the shape Benchmarks/fake_server.py sends) fed in network-sized reads, timed
-// with the monotonic clock. Reports MB/s of stream bytes and pieces/s.
+// answer stream (the shapes Benchmarks/fake_server.py sends) fed in network-sized reads, timed
+// with the monotonic clock. Reports MB/s of stream bytes and pieces/s. Two streams: the short
+// chunk shape in reads of `--read` bytes (a block-written stream), and OpenAI's full chunk shape
+// with each event in a read of its own (as libcurl hands over a stream that sends each event as
+// its own HTTP chunk).
 //
 //   swift run -c release ParserBenchmark [--pieces N] [--size BYTES] [--read BYTES] [--repeat K] [--json]
 //
@@ -58,6 +61,38 @@ func pieceText(_ index: Int, size: Int) -> String {
     return String((0..<size).map { alphabet[(start + $0) % alphabet.count] })
 }
 
+/// The events of a stream in OpenAI's full chunk shape, byte for byte as the fake server sends
+/// them with `frame=event` (usage asked for): the role chunk, the pieces, the finish, the usage.
+func makeFullEvents(pieces: Int, size: Int) -> (events: [[UInt8]], text: Int) {
+    func chunk(_ choices: String, usage: String = "null") -> [UInt8] {
+        let text =
+            "data: {\"id\":\"chatcmpl-BbenchAbCdEfGhIjKlMnOpQrStUvW\",\"object\":\"chat.completion.chunk\","
+            + "\"created\":1700000000,\"model\":\"gpt-4o-mini-2024-07-18\",\"service_tier\":\"default\","
+            + "\"system_fingerprint\":\"fp_0123456789\",\"choices\":\(choices),\"usage\":\(usage)}\n\n"
+        return Array(text.utf8)
+    }
+    func choice(_ delta: String, finish: String = "null") -> String {
+        "[{\"index\":0,\"delta\":\(delta),\"logprobs\":null,\"finish_reason\":\(finish)}]"
+    }
+    var events = [chunk(choice("{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null}"))]
+    var text = 0
+    for index in 0..<pieces {
+        let piece = pieceText(index, size: size)
+        text += piece.utf8.count
+        events.append(chunk(choice("{\"content\":\"\(piece)\"}")))
+    }
+    events.append(chunk(choice("{}", finish: "\"stop\"")))
+    events.append(
+        chunk(
+            "[]",
+            usage: "{\"prompt_tokens\":1,\"completion_tokens\":1,\"total_tokens\":2,"
+                + "\"prompt_tokens_details\":{\"cached_tokens\":0,\"audio_tokens\":0},"
+                + "\"completion_tokens_details\":{\"reasoning_tokens\":0,\"audio_tokens\":0,"
+                + "\"accepted_prediction_tokens\":0,\"rejected_prediction_tokens\":0}}"))
+    events.append(Array("data: [DONE]\n\n".utf8))
+    return (events, text)
+}
+
 /// The whole event stream, byte for byte as the fake server sends it (with the usage chunk).
 func makeStream(pieces: Int, size: Int) -> (bytes: [UInt8], text: Int) {
     func chunk(_ choices: String, usage: String = "") -> String {
@@ -89,7 +124,9 @@ struct StageResult {
     func piecesPerSecond(_ s: Double) -> Double { Double(pieces) / s }
 }
 
-func run(_ stage: StreamDecodingProbe.Stage, reads: [[UInt8]], options: Options, expectedText: Int) -> [Double] {
+func run(
+    _ stage: StreamDecodingProbe.Stage, reads: [[UInt8]], options: Options, expectedText: Int, extraEvents: Int = 3
+) -> [Double] {
     var times: [Double] = []
     let clock = ContinuousClock()
     for round in 0...options.repeats {
@@ -101,7 +138,7 @@ func run(_ stage: StreamDecodingProbe.Stage, reads: [[UInt8]], options: Options,
                 fail("the stream failed to decode: \(error)")
             }
         }
-        let expectedEvents = options.pieces + 3
+        let expectedEvents = options.pieces + extraEvents
         guard probe.sseEvents == expectedEvents,
             stage == .parse || (probe.isDone && probe.textEvents == options.pieces && probe.textBytes == expectedText)
         else {
@@ -119,6 +156,7 @@ let (stream, textBytes) = makeStream(pieces: options.pieces, size: options.size)
 let reads: [[UInt8]] = stride(from: 0, to: stream.count, by: options.read).map {
     Array(stream[$0..<min($0 + options.read, stream.count)])
 }
+let (fullEvents, fullText) = makeFullEvents(pieces: options.pieces, size: options.size)
 let results = [
     StageResult(
         name: "SSE parser", seconds: run(.parse, reads: reads, options: options, expectedText: textBytes),
@@ -127,6 +165,10 @@ let results = [
         name: "SSE parser + chunk decoder",
         seconds: run(.parseAndDecode, reads: reads, options: options, expectedText: textBytes),
         bytes: stream.count, pieces: options.pieces),
+    StageResult(
+        name: "SSE parser + chunk decoder, full chunk shape, one event per read",
+        seconds: run(.parseAndDecode, reads: fullEvents, options: options, expectedText: fullText, extraEvents: 4),
+        bytes: fullEvents.reduce(0) { $0 + $1.count }, pieces: options.pieces),
 ]
 
 func fixed(_ value: Double, _ digits: Int) -> String {

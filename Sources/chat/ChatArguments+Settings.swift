@@ -42,29 +42,27 @@ extension ChatArguments {
         }
     }
 
-    /// Every settings flag given, set into `overrides` and checked by the settings table: one
-    /// `Mirror` walk over the `@Option`s (text) and `@Flag`s (true or false) whose property names
-    /// a config key. `original` turns a parsed word back into what was typed (see
+    /// The flags given, from one `Mirror` walk over the `@Option`s (text), the `@Flag`s (true or
+    /// false) and the prompt. `original` turns a parsed word back into what was typed (see
     /// `ArgumentShield`).
-    func applySettings(to overrides: inout SettingOverrides, original: (String) -> String) throws(CLIError) {
+    func given(original: (String) -> String) -> GivenFlags {
+        var given = GivenFlags()
         for child in Mirror(reflecting: self).children {
             guard let label = child.label else { continue }
-            let binding = SettingBinding(property: String(label.drop { $0 == "_" }))
-            guard SettingOverrides.isSetting(binding.key) else { continue }
-            do throws(DataError) {
-                switch child.value {
-                case let option as Option<String?>:
-                    guard let text = option.wrappedValue else { continue }
-                    try overrides.set(binding.key, text: original(text), flag: binding.flag)
-                case let flag as Flag<Bool>:
-                    guard flag.wrappedValue else { continue }
-                    try overrides.set(binding.key, binding.value, flag: binding.flag)
-                default:
-                    throw .setting("\(binding.flag) is neither text nor a Bool flag")
-                }
-            } catch {
-                throw .usage(error.description)
+            let property = String(label.drop { $0 == "_" })
+            switch child.value {
+            case let option as Option<String?>:
+                if let text = option.wrappedValue { given.values[property] = original(text) }
+            case let flag as Flag<Bool>:
+                if flag.wrappedValue { given.flags.insert(property) }
+            case let option as Option<[String]>:
+                if !option.wrappedValue.isEmpty { given.lists[property] = option.wrappedValue.map(original) }
+            case let argument as Argument<[String]>:
+                given.prompt = argument.wrappedValue.map(original)
+            default:
+                preconditionFailure("\(property) is neither text, texts, a Bool flag nor the prompt")
             }
         }
+        return given
     }
 }

@@ -5,9 +5,14 @@ import ChatDomain
 /// Reads the command line: options first, then the prompt. From the first prompt word on every
 /// word is prompt text, even one that starts with `-` (`chat what is -5 squared`); a leading
 /// `--` ends the options and is not prompt text. Before the prompt, an unknown option is an error
-/// with a suggestion, and an API key is refused. The flags are `ChatArguments`; ArgumentParser
-/// reads them (through `ArgumentShield`), this type keeps the rules above and the messages.
+/// with a suggestion, and an API key is refused. The flags are `ChatArguments`; `FlagIndex` reads
+/// the common command line, ArgumentParser (through `ArgumentShield`) every other one, and this
+/// type keeps the rules above and the messages.
 struct CommandLineParser {
+    /// Whether the common command line is read by `FlagIndex` (false: always by ArgumentParser,
+    /// which the tests compare it with).
+    var useIndex = true
+
     func parse(_ arguments: [String]) throws(CLIError) -> CommandLineOptions {
         var options = CommandLineOptions()
         if let action = try Self.hiddenRequest(arguments) {
@@ -20,24 +25,27 @@ struct CommandLineParser {
             options.prompt = try prompt(arguments)
             return options
         }
-        let shield = ArgumentShield(arguments)
-        let parsed: ChatArguments
-        do {
-            parsed = try ChatArguments.parse(shield.words)
-        } catch {
-            throw .usage(Self.sentence(shield.restoring(ChatArguments.message(for: error))))
+        let given: GivenFlags
+        if useIndex, let read = FlagIndex.read(arguments) {
+            given = read
+        } else {
+            let shield = ArgumentShield(arguments)
+            do {
+                given = try ChatArguments.parse(shield.words).given(original: shield.original)
+            } catch {
+                throw .usage(Self.sentence(shield.restoring(ChatArguments.message(for: error))))
+            }
         }
 
-        options.prompt = try prompt(parsed.prompt.map(shield.original))
-        // Only a chat uses the settings (`--version`, `--help` and the history commands do not),
-        // and reading them is a reflection of every flag: about 0.15 ms.
+        options.prompt = try prompt(given.prompt)
+        // Only a chat uses the settings (`--version`, `--help` and the history commands do not).
         let needsSettings =
-            !(parsed.help || parsed.version || parsed.list || parsed.listRoles) && parsed.search == nil
-            && parsed.show == nil && parsed.export == nil && parsed.delete == nil && parsed.completions == nil
+            !(given.has("help") || given.has("version") || given.has("list") || given.has("listRoles"))
+            && ["search", "show", "export", "delete", "completions"].allSatisfy { given[$0] == nil }
         if needsSettings {
-            try parsed.applySettings(to: &options.overrides, original: shield.original)
-            if parsed.raw {
-                guard parsed.render == nil else { throw .usage("--raw is --render never; give one of them") }
+            try given.applySettings(to: &options.overrides)
+            if given.has("raw") {
+                guard given["render"] == nil else { throw .usage("--raw is --render never; give one of them") }
                 do throws(DataError) {
                     try options.overrides.set("render", text: "never", flag: "--raw")
                 } catch {
@@ -45,77 +53,77 @@ struct CommandLineParser {
                 }
             }
         }
-        options.codeOnly = parsed.code
-        if parsed.code && parsed.interactive {
+        options.codeOnly = given.has("code")
+        if given.has("code") && given.has("interactive") {
             throw .usage("--code prints one answer's code; it cannot be used with -i")
         }
-        let value = { (text: String?, name: String) throws(CLIError) -> String? in
-            try text.map { text throws(CLIError) in try Self.nonEmpty(shield.original(text), name) }
+        let value = { (property: String, name: String) throws(CLIError) -> String? in
+            try given[property].map { text throws(CLIError) in try Self.nonEmpty(text, name) }
         }
-        options.overrides.profile = try value(parsed.profile, "--profile")
-        options.overrides.configPath = try value(parsed.config, "--config")
-        options.overrides.role = try value(parsed.role, "--role")
-        options.execute = parsed.execute
-        options.historyAppend = parsed.historyAppend
-        if parsed.execute {
-            guard !parsed.interactive else { throw .usage("-x asks for one command; it does not go with -i") }
-            guard !parsed.code else { throw .usage("-x shows the command alone already; it does not go with --code") }
+        options.overrides.profile = try value("profile", "--profile")
+        options.overrides.configPath = try value("config", "--config")
+        options.overrides.role = try value("role", "--role")
+        options.execute = given.has("execute")
+        options.historyAppend = given.has("historyAppend")
+        if given.has("execute") {
+            guard !given.has("interactive") else { throw .usage("-x asks for one command; it does not go with -i") }
+            guard !given.has("code") else {
+                throw .usage("-x shows the command alone already; it does not go with --code")
+            }
             // The shell role asks for one command for this shell and system.
             if options.overrides.role == nil { options.overrides.role = "shell" }
-        } else if parsed.historyAppend {
+        } else if given.has("historyAppend") {
             throw .usage("--history-append goes with -x")
         }
-        options.conversationID = try value(parsed.conversation, "--conversation")
-        options.verbose = parsed.verbose
-        options.interactive = parsed.interactive
-        options.continueLast = parsed.continueLast
-        options.listAll = parsed.all
-        options.files = try parsed.file.map { path throws(CLIError) in
-            try Self.nonEmpty(shield.original(path), "--file")
-        }
-        if let text = parsed.limit.map(shield.original) {
+        options.conversationID = try value("conversation", "--conversation")
+        options.verbose = given.has("verbose")
+        options.interactive = given.has("interactive")
+        options.continueLast = given.has("continueLast")
+        options.listAll = given.has("all")
+        options.files = try given.all("file").map { path throws(CLIError) in try Self.nonEmpty(path, "--file") }
+        if let text = given["limit"] {
             guard let limit = Int(text), limit >= 0 else {
                 throw .usage("-n expects a whole number (0 for all), got \"\(text)\"")
             }
             options.listLimit = limit
         }
-        if let format = parsed.format.map(shield.original) {
+        if let format = given["format"] {
             guard let exportFormat = CommandLineOptions.ExportFormat(rawValue: format) else {
                 throw .usage("--format expects markdown or json, got \"\(format)\"")
             }
             options.exportFormat = exportFormat
         }
-        if parsed.help {
+        if given.has("help") {
             options.action = .help
-        } else if parsed.version {
+        } else if given.has("version") {
             options.action = .version
-        } else if let shell = parsed.completions.map(shield.original) {
+        } else if let shell = given["completions"] {
             guard ShellCompletion.shells.contains(shell) else {
                 throw .usage("--completions expects bash, zsh or fish, got \"\(shell)\"")
             }
             options.action = .completions(shell)
-        } else if parsed.listRoles {
+        } else if given.has("listRoles") {
             try Self.noWords(after: "--list-roles", options.prompt)
             options.action = .listRoles
-        } else if parsed.models {
+        } else if given.has("models") {
             try Self.noWords(after: "--models", options.prompt)
             options.action = .models
-        } else if parsed.list {
+        } else if given.has("list") {
             try Self.noWords(after: "--list", options.prompt)
             options.action = .list
-        } else if let text = try value(parsed.search, "--search") {
+        } else if let text = try value("search", "--search") {
             // Every word after --search is the text searched for, not a prompt.
             options.action = .search([text, options.prompt].compactMap { $0 }.joined(separator: " "))
             options.prompt = nil
-        } else if let id = try value(parsed.show, "--show") {
+        } else if let id = try value("show", "--show") {
             try Self.noWords(after: "--show ID", options.prompt)
             options.action = .show(id)
-        } else if let id = try value(parsed.export, "--export") {
+        } else if let id = try value("export", "--export") {
             try Self.noWords(after: "--export ID", options.prompt)
             options.action = .export(id)
-        } else if let id = try value(parsed.delete, "--delete") {
+        } else if let id = try value("delete", "--delete") {
             // Every word after --delete is an id.
-            let more = parsed.prompt.map(shield.original).filter { $0 != "--" }
+            let more = given.prompt.filter { $0 != "--" }
             options.action = .delete([id] + more)
             options.prompt = nil
         }

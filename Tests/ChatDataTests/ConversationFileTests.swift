@@ -74,4 +74,40 @@ import Testing
             #expect(try archive.load(from: dir + "/bare.json").settings == ChatSettings(model: "m"))
         }
     }
+
+    /// The file is read through `JSONParser`; it must read as `JSONDecoder` reads it, and refuse
+    /// what that refuses.
+    @Test(arguments: [
+        #"{"format":"chat-conversation","version":1,"model":"m","messages":[]}"#,
+        #"{"format":"chat-conversation","version":2,"model":"m","system_prompt":"Be brief.","temperature":0.5,"#
+            + #""max_tokens":12,"top_p":1,"messages":[{"role":"user","content":"Hi \u00e9 \ud83c\udf89"},"#
+            + #"{"role":"assistant","content":"Hello","state":"interrupted","reasoning":"r","#
+            + #""usage":{"prompt_tokens":1,"completion_tokens":2,"total_tokens":3,"extra":true}}],"other":[1,{}]}"#,
+        #"{"format":"chat-conversation","version":2,"model":"m","system_prompt":null,"temperature":null,"#
+            + #""messages":[{"role":"user","content":"x","state":null,"reasoning":null,"usage":null}]}"#,
+        #"{"format":"chat-conversation","version":1.5,"model":"m","messages":[]}"#,
+        #"{"format":"chat-conversation","version":"1","model":"m","messages":[]}"#,
+        #"{"format":"chat-conversation","version":1,"messages":[]}"#,
+        #"{"format":"chat-conversation","version":1,"model":"m","max_tokens":2.5,"messages":[]}"#,
+        #"{"format":"chat-conversation","version":1,"model":"m","temperature":"hot","messages":[]}"#,
+        #"{"format":"chat-conversation","version":1,"model":"m","messages":[{"role":"user"}]}"#,
+        #"{"format":"chat-conversation","version":1,"model":"m","messages":[{"role":"user","content":1}]}"#,
+        #"{"format":"chat-conversation","version":1,"model":"m","messages":[{"role":"user","content":"x","#
+            + #""usage":{"prompt_tokens":1}}]}"#,
+        #"{"format":"chat-conversation","version":3,"model":"m","messages":[{"role":"user","content":"see","#
+            + #""images":[{"path":"/a.png","mime_type":"image/png","size":3,"sha256":"ab"},"#
+            + #"{"path":"/b.webp","mime_type":"image/webp","size":1,"sha256":"cd","extra":1}]}]}"#,
+        #"{"format":"chat-conversation","version":3,"model":"m","messages":[{"role":"user","content":"x","#
+            + #""images":null}]}"#,
+        #"{"format":"chat-conversation","version":3,"model":"m","messages":[{"role":"user","content":"x","#
+            + #""images":[{"path":"/a.png","mime_type":"image/png","size":"3","sha256":"ab"}]}]}"#,
+        #"{"format":"chat-conversation","version":3,"model":"m","messages":[{"role":"user","content":"x","#
+            + #""images":{}}]}"#,
+        #"{"format":"chat-conversation","version":1,"model":"m","messages":{}}"#, #"[]"#, #"{}"#,
+    ])
+    func theFileReadsAsJSONDecoderReadsIt(_ text: String) throws {
+        let decoded = try? JSONDecoder().decode(ConversationFileDTO.self, from: Data(text.utf8))
+        let parsed = try? ConversationFileDTO(json: try JSONParser.parse(text))
+        #expect(parsed == decoded)
+    }
 }

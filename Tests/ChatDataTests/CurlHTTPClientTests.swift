@@ -322,7 +322,7 @@ extension CurlHTTPClientTests {
         var pieceTexts: [String] { pieces.map { String(decoding: $0.bytes, as: UTF8.self) } }
     }
 
-    static func drain(_ stream: AsyncThrowingStream<HTTPStreamPart, any Error>) async -> Drained {
+    static func drain(_ stream: HTTPResponseStream) async -> Drained {
         let start = ContinuousClock.now
         var result = Drained()
         do {

@@ -6,7 +6,7 @@ import Testing
 /// The request body as the repository sends it.
 private func encodedBody(_ request: ChatRequest, includeUsage: Bool) throws -> String {
     let dto = ChatCompletionRequestDTO(request, includeUsage: includeUsage)
-    return String(decoding: try JSON.encoder().encode(dto), as: UTF8.self)
+    return String(decoding: try #require(dto.jsonBytes), as: UTF8.self)
 }
 
 private let conversation = [
@@ -127,5 +127,44 @@ struct RequestEncodingTests {
                 + #"{"image_url":{"url":"data:image/webp;base64,/w=="},"type":"image_url"},"#
                 + #"{"text":"[image /gone.png is no longer available]","type":"text"}],"role":"user"},"#
                 + #"{"content":"two images","role":"assistant"}],"model":"m","stream":false}"#)
+    }
+
+    @Test("the body is written byte for byte as Foundation's encoder writes it")
+    func theBodyIsWrittenAsFoundationWritesIt() throws {
+        let every = String((0..<128).map { Character(Unicode.Scalar(UInt8($0))) })
+        let texts = [
+            "", "plain", every, "quotes \" and \\ backslashes / slashes", "wörld 🎉 中文 \u{2028}\u{2029}",
+            "\u{7F}\u{80}\u{FEFF}\u{10FFFF}", String(repeating: "long line ", count: 5_000),
+        ]
+        let numbers: [Double?] = [nil, 0, 1, 2, 0.7, 0.1, 1.5, 0.000_01, 1e-7, 123_456_789.125, 1.0 / 3]
+        for (index, text) in texts.enumerated() {
+            let number = numbers[index % numbers.count]
+            let dto = ChatCompletionRequestDTO(
+                model: text.isEmpty ? "m" : text,
+                messages: texts.map { .init(role: "user", content: .text($0 + text)) } + [
+                    .init(
+                        role: "user",
+                        content: .parts([
+                            .init(type: "text", text: text, image_url: nil),
+                            .init(type: "image_url", text: nil, image_url: .init(url: "data:image/png;base64,\(text)")),
+                        ]))
+                ],
+                stream: index % 2 == 0, stream_options: index % 3 == 0 ? .init(include_usage: index % 2 == 0) : nil,
+                temperature: number, max_tokens: index % 2 == 0 ? index * 1000 - 1 : nil,
+                top_p: numbers[(index + 3) % numbers.count])
+            let written = try #require(dto.jsonBytes)
+            let encoded = Array(try JSON.encoder().encode(dto))
+            #expect(String(decoding: written, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))
+        }
+        for number in numbers.compactMap({ $0 }) + [-0.0, 2e-300, 9.007_199_254_740_993e15, 1e21] {
+            let dto = ChatCompletionRequestDTO(
+                model: "m", messages: [], stream: true, stream_options: nil, temperature: number, max_tokens: nil,
+                top_p: nil)
+            #expect(dto.jsonBytes == Array(try JSON.encoder().encode(dto)), "\(number)")
+        }
+        let infinite = ChatCompletionRequestDTO(
+            model: "m", messages: [], stream: true, stream_options: nil, temperature: .infinity, max_tokens: nil,
+            top_p: nil)
+        #expect(infinite.jsonBytes == nil)
     }
 }

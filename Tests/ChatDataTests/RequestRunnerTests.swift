@@ -42,6 +42,7 @@ private struct PlainTextProvider: ChatProvider {
     }
 
     func makeStreamDecoder() -> Decoder { Decoder() }
+    var sampleEvents: [UInt8] { Array("data: a\n\n".utf8) }
 
     func decodeWhole(_ body: [UInt8], _ emit: (ChatEvent) -> Void) throws(ChatError) {
         emit(.text(String(decoding: body, as: UTF8.self)))

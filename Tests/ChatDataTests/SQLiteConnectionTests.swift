@@ -63,6 +63,16 @@ struct SQLiteConnectionTests {
         #expect(row?.5 == Int.max)
     }
 
+    @Test func anEmptyStringIsStoredAsTextNotNull() throws {
+        let db = try file.open()
+        try db.run("INSERT INTO item (name) VALUES (?)", [""])
+        let row = try db.firstRow("SELECT name, typeof(name) FROM item") { row throws(StorageError) in
+            (try row.column(0, as: String?.self), try row.column(1, as: String.self))
+        }
+        #expect(row?.0 == "")
+        #expect(row?.1 == "text")
+    }
+
     @Test func rowsComeInOrderAndTheLastRowIDIsKnown() throws {
         let db = try file.open()
         for name in ["a", "b", "c"] { try db.run("INSERT INTO item (name) VALUES (?)", [name]) }

@@ -30,6 +30,11 @@ protocol ChatProvider: Sendable {
 
     /// A decoder for one streamed answer.
     func makeStreamDecoder() -> StreamDecoder
+    /// A few events of an everyday streamed answer, as the server sends them. The reader runs
+    /// them through a throwaway parser and decoder while the request is on its way, so that
+    /// the first event's one-time costs (type metadata, lazily bound symbols) fall in that wait
+    /// rather than in the time to the first token.
+    var sampleEvents: [UInt8] { get }
     /// Hands on the events of an answer sent whole, as one JSON body.
     func decodeWhole(_ body: [UInt8], _ emit: (ChatEvent) -> Void) throws(ChatError)
     /// What the body of an error response says, if it is one of the provider's error objects.

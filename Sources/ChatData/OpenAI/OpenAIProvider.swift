@@ -18,11 +18,8 @@ struct OpenAIProvider: ChatProvider {
 
     func chatRequest(for request: ChatRequest, variant: OpenAIRequestVariant) throws(ChatError) -> ProviderRequest {
         let dto = ChatCompletionRequestDTO(request, includeUsage: variant.includeUsage)
-        let body: [UInt8]
-        do {
-            body = Array(try JSON.encoder().encode(dto))
-        } catch {
-            throw .malformedResponse("could not encode the request: \(error)")
+        guard let body = dto.jsonBytes else {
+            throw .malformedResponse("could not encode the request: a number is not finite")
         }
         return ProviderRequest(
             method: "POST", path: "/chat/completions",
@@ -35,6 +32,13 @@ struct OpenAIProvider: ChatProvider {
         guard case .badRequest(400, let message) = error, variant.includeUsage else { return nil }
         let named = [detail?.param, message].contains { $0?.lowercased().contains("stream_options") == true }
         return named ? OpenAIRequestVariant(includeUsage: false) : nil
+    }
+
+    var sampleEvents: [UInt8] {
+        let chunk =
+            #"data: {"id":"chatcmpl-0","object":"chat.completion.chunk","created":0,"model":"m","#
+            + #""choices":[{"index":0,"delta":{"content":"a"},"logprobs":null,"finish_reason":null}]}"#
+        return Array((chunk + "\n\n" + chunk + "\n\n").utf8)
     }
 
     func fallbackWorked(_ variant: OpenAIRequestVariant) {

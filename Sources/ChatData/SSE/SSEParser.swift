@@ -14,7 +14,8 @@
 ///
 /// Work is linear in the bytes received: only newly pushed bytes are scanned for line ends; a
 /// line that arrived whole is read where it lies (only one split across pushes is copied), and
-/// an event's data reaches `emit` as bytes, never decoded here.
+/// an event's data reaches `emit` as bytes, never decoded here. An event of one `data:` line
+/// that arrived whole with its blank line (nearly every event) reaches `emit` where it lies too.
 /// Standard library and two C calls (`memchr`, `memcmp`): no Foundation.
 struct SSEParser {
     private static let lf: UInt8 = 0x0A
@@ -33,6 +34,9 @@ struct SSEParser {
     private var line: [UInt8] = []
     /// Data buffer: each `data:` value followed by LF, still as UTF-8.
     private var data: [UInt8] = []
+    /// The event's first `data:` value, where it lies in the bytes `consume` is reading, while
+    /// it is the only one; copied into `data` (`keepLent`) before those bytes go away.
+    private var lent: UnsafeBufferPointer<UInt8>?
     private var type = ""
     private var id: String?
     private var legacyError: String?
@@ -76,6 +80,7 @@ struct SSEParser {
         _ buffer: UnsafeBufferPointer<UInt8>,
         _ emit: (RawSSEEvent) throws -> Void
     ) rethrows {
+        defer { keepLent() }
         var i = buffer.startIndex
         let end = buffer.endIndex
         if let matched = bomMatched {
@@ -105,7 +110,10 @@ struct SSEParser {
                 var whole: [UInt8] = []
                 swap(&whole, &line)
                 whole.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[i..<j]))
-                try whole.withUnsafeBufferPointer { try processLine($0, emit) }
+                try whole.withUnsafeBufferPointer {
+                    try processLine($0, emit)
+                    keepLent()
+                }
                 if whole.capacity <= Self.keptLineCapacity {
                     whole.removeAll(keepingCapacity: true)
                     line = whole
@@ -184,8 +192,13 @@ struct SSEParser {
         // bytes is the same as comparing the decoded name (a stray BOM or invalid byte simply
         // makes the field unknown, as the spec wants).
         if field.hasBytes(of: "data") {
-            data.append(contentsOf: value)
-            data.append(Self.lf)
+            if data.isEmpty && lent == nil {
+                lent = value
+            } else {
+                keepLent()
+                data.append(contentsOf: value)
+                data.append(Self.lf)
+            }
         } else if field.hasBytes(of: "event") {
             type = String(decoding: value, as: UTF8.self)
         } else if field.hasBytes(of: "id") {
@@ -196,12 +209,25 @@ struct SSEParser {
         // `retry` and unknown fields are ignored.
     }
 
+    /// Copies the lent `data:` value into `data`, as if it had been read there.
+    private mutating func keepLent() {
+        guard let value = lent else { return }
+        lent = nil
+        data.append(contentsOf: value)
+        data.append(Self.lf)
+    }
+
     private mutating func dispatch(_ emit: (RawSSEEvent) throws -> Void) rethrows {
         defer {
-            data.removeAll(keepingCapacity: data.capacity <= Self.keptLineCapacity)
-            type = ""
+            lent = nil
+            if !data.isEmpty { data.removeAll(keepingCapacity: data.capacity <= Self.keptLineCapacity) }
+            if !type.isEmpty { type = "" }
             id = nil
             legacyError = nil
+        }
+        if let value = lent {
+            try emit(RawSSEEvent(type: type.isEmpty ? "message" : type, data: value, id: id, legacyError: legacyError))
+            return
         }
         if data.isEmpty && legacyError == nil { return }
         if data.last == Self.lf { data.removeLast() }

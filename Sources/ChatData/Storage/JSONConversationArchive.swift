@@ -49,7 +49,7 @@ public struct JSONConversationArchive: ConversationArchive {
         }
         let file: ConversationFileDTO
         do {
-            file = try JSON.decoder().decode(ConversationFileDTO.self, from: Data(bytes))
+            file = try ConversationFileDTO(json: try JSONParser.parse(bytes))
         } catch {
             throw StorageError.notAConversation(path: path, format: nil)
         }

@@ -145,6 +145,12 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     ) throws(StorageError) -> [Int64] {
         let now = Self.now()
         let storedSettings = Self.json(StoredSettingsDTO(settings))
+        // Many rows (a `/load`ed conversation) touch many pages of the table, its index and the
+        // full-text index: with the usual 256 KiB cache they are written out and read back
+        // again within the transaction. A larger cache for this one write, given back after.
+        let bulk = messages.count > Self.rowsPerInsert
+        if bulk { try db.execute("PRAGMA cache_size = -\(Self.bulkCacheKiB)") }
+        defer { if bulk { try? db.execute("PRAGMA cache_size = -256") } }
         var ids: [Int64] = []
         ids.reserveCapacity(messages.count)
         // One statement for every full batch of rows (parsing a long INSERT costs about as much
@@ -188,6 +194,9 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         try Self.touch(db, conversationID, now)
         return ids
     }
+
+    /// The page cache while many rows are stored at once.
+    static let bulkCacheKiB = 8192
 
     /// 71 rows of 14 values: under the 999 bound values SQLite allowed before 3.32.
     private static let rowsPerInsert = 71

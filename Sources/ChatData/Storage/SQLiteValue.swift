@@ -44,7 +44,15 @@ extension Double: SQLiteValue {
 extension String: SQLiteValue {
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         guard let length = Int32(exactly: utf8.count) else { return SQLITE_TOOBIG }
-        return csqlite_bind_text(statement, index, self, length)
+        // The string's own bytes, which SQLite copies (passing `self` as a C string would copy
+        // them once more first).
+        var text = self
+        return text.withUTF8 { bytes in
+            guard let start = bytes.baseAddress else { return csqlite_bind_text(statement, index, "", 0) }
+            return start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+                csqlite_bind_text(statement, index, $0, length)
+            }
+        }
     }
 
     static func read(from statement: OpaquePointer, at index: Int32) -> String? {

@@ -23,11 +23,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Aborts every running transfer and waits, up to `timeout` seconds, for their threads to end.
     /// Call it before the process exits.
     public func shutdown(timeout: Double = 2) {
-        registry.abortAll.store(true, ordering: .relaxed)
-        let deadline = MonotonicClock.nanoseconds() + UInt64(timeout * 1_000_000_000)
-        while registry.active.load(ordering: .acquiring) > 0 && MonotonicClock.nanoseconds() < deadline {
-            usleep(5_000)
-        }
+        registry.abortEveryTransfer()
+        registry.waitUntilIdle(timeout: timeout)
     }
 
     /// Number of transfer threads still running.
@@ -35,27 +32,26 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         registry.active.load(ordering: .acquiring)
     }
 
-    func send(_ request: HTTPRequest) -> AsyncThrowingStream<HTTPStreamPart, any Error> {
-        // At most `bufferedParts` reads wait for the consumer (libcurl's reads are up to 16 KiB):
-        // past that the transfer waits too, so a fast server cannot fill the memory.
-        let (stream, continuation) = AsyncThrowingStream<HTTPStreamPart, any Error>.makeStream(
-            bufferingPolicy: .bufferingOldest(Self.bufferedParts))
-        let transfer = CurlTransfer(continuation: continuation, idleTimeout: request.idleTimeout, registry: registry)
-        continuation.onTermination = { _ in transfer.cancelled.store(true, ordering: .relaxed) }
-        registry.active.add(1, ordering: .releasing)
-        let started = DetachedThread.start {
-            Self.perform(request, transfer)
-            transfer.registry.active.subtract(1, ordering: .releasing)
-        }
-        if !started {
-            registry.active.subtract(1, ordering: .releasing)
-            continuation.finish(throwing: DataError.transport(code: -1, message: "could not start a thread"))
-        }
-        return stream
+    func send(_ request: HTTPRequest) -> HTTPResponseStream {
+        send(request, bufferLimit: ResponseChannel.defaultLimit)
     }
 
-    /// How many parts may wait for the consumer: 16 reads, 256 KiB at most.
-    static let bufferedParts = 16
+    /// `send`, with at most `bufferLimit` body bytes (plus one write) waiting for the consumer:
+    /// past that the transfer waits too, so a fast server cannot fill the memory.
+    func send(_ request: HTTPRequest, bufferLimit: Int) -> HTTPResponseStream {
+        let channel = ResponseChannel(limit: bufferLimit)
+        let transfer = CurlTransfer(channel: channel, idleTimeout: request.idleTimeout, registry: registry)
+        registry.started(channel)
+        let started = DetachedThread.start {
+            Self.perform(request, transfer)
+            transfer.registry.ended(transfer.channel)
+        }
+        if !started {
+            registry.ended(channel)
+            channel.finish(DataError.transport(code: -1, message: "could not start a thread"))
+        }
+        return HTTPResponseStream(channel)
+    }
 
     private static let globalInit: Bool = {
         ccurl_openssl_no_atexit()
@@ -65,7 +61,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Runs the whole transfer on the calling (dedicated) thread.
     private static func perform(_ request: HTTPRequest, _ transfer: CurlTransfer) {
         guard let easy = curl_easy_init() else {
-            transfer.continuation.finish(throwing: DataError.transport(code: -1, message: "libcurl could not start"))
+            transfer.channel.finish(DataError.transport(code: -1, message: "libcurl could not start"))
             return
         }
         transfer.easy = easy
@@ -142,27 +138,27 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
         if code == CURLE_OK {
             transfer.sendHeadIfNeeded()
-            transfer.continuation.finish()
+            transfer.channel.finish()
             return
         }
         if transfer.shouldAbort {
-            transfer.continuation.finish(throwing: CancellationError())
+            transfer.channel.finish(CancellationError())
             return
         }
         if transfer.idleTimedOut {
-            transfer.continuation.finish(throwing: DataError.idleTimeout(seconds: request.idleTimeout))
+            transfer.channel.finish(DataError.idleTimeout(seconds: request.idleTimeout))
             return
         }
         if code == CURLE_OPERATION_TIMEDOUT {
             let error: DataError =
                 transfer.isConnected
                 ? .idleTimeout(seconds: request.idleTimeout) : .connectTimeout(seconds: request.connectTimeout)
-            transfer.continuation.finish(throwing: error)
+            transfer.channel.finish(error)
             return
         }
         var message = String(cString: errorBuffer)
         if message.isEmpty { message = String(cString: curl_easy_strerror(code)) }
-        transfer.continuation.finish(throwing: DataError.transport(code: Int(code.rawValue), message: message))
+        transfer.channel.finish(DataError.transport(code: Int(code.rawValue), message: message))
     }
 }
 
@@ -176,7 +172,7 @@ private let writeCallback: curl_write_callback = { buffer, size, count, userData
     transfer.sendHeadIfNeeded()
     let length = size * count
     if let buffer, length > 0 {
-        guard transfer.deliver(.body(Array(UnsafeRawBufferPointer(start: buffer, count: length)))) else {
+        guard transfer.deliver(UnsafeRawBufferPointer(start: buffer, count: length)) else {
             return Int(CURL_WRITEFUNC_ERROR)
         }
     }

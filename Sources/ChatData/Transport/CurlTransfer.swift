@@ -10,12 +10,11 @@ import Synchronization
 /// The state one libcurl transfer shares between its thread's callbacks and the async consumer.
 ///
 /// `@unchecked Sendable` because libcurl hands it to C callbacks as a raw pointer. It is safe:
-/// the `continuation` is Sendable, `cancelled` and `lastActivity` are atomics, and every other
-/// field is read and written only on the transfer's own thread (in `perform` and the callbacks
-/// it runs), never anywhere else.
+/// the `channel` is Sendable, `lastActivity` is atomic, and every other field is read and
+/// written only on the transfer's own thread (in `perform` and the callbacks it runs), never
+/// anywhere else.
 final class CurlTransfer: @unchecked Sendable {
-    let continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation
-    let cancelled = Atomic<Bool>(false)
+    let channel: ResponseChannel
     let lastActivity = Atomic<UInt64>(MonotonicClock.nanoseconds())
     let idleTimeoutNanos: UInt64
     let registry: CurlTransferRegistry
@@ -30,40 +29,28 @@ final class CurlTransfer: @unchecked Sendable {
     var blockStatus = 0
     var idleTimedOut = false
 
-    init(
-        continuation: AsyncThrowingStream<HTTPStreamPart, any Error>.Continuation,
-        idleTimeout: Double,
-        registry: CurlTransferRegistry
-    ) {
-        self.continuation = continuation
+    init(channel: ResponseChannel, idleTimeout: Double, registry: CurlTransferRegistry) {
+        self.channel = channel
         self.idleTimeoutNanos = UInt64(max(idleTimeout, 0.001) * 1_000_000_000)
         self.registry = registry
     }
 
     var shouldAbort: Bool {
-        cancelled.load(ordering: .relaxed) || registry.abortAll.load(ordering: .relaxed)
+        channel.stopped.load(ordering: .relaxed) || registry.abortAll.load(ordering: .relaxed)
     }
 
     func touch() {
         lastActivity.store(MonotonicClock.nanoseconds(), ordering: .relaxed)
     }
 
-    /// Hands `part` to the consumer, waiting while the stream's buffer is full (the consumer is
+    /// Hands body bytes to the consumer, waiting while its buffer is full (the consumer is
     /// behind): the transfer then waits too, instead of piling the response up in memory. The
     /// wait counts as activity, so it never looks like an idle server. False if the consumer is
     /// gone or the transfer is to stop.
-    func deliver(_ part: HTTPStreamPart) -> Bool {
-        while true {
-            switch continuation.yield(part) {
-            case .enqueued: return true
-            case .terminated: return false
-            case .dropped:
-                guard !shouldAbort else { return false }
-                touch()
-                usleep(200)
-            @unknown default: return false
-            }
-        }
+    func deliver(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let delivered = channel.send(body: bytes)
+        touch()
+        return delivered
     }
 
     /// Yields the head once, with the status of the final response (after any 1xx or proxy
@@ -73,7 +60,7 @@ final class CurlTransfer: @unchecked Sendable {
         headSent = true
         var status = 0
         _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-        _ = deliver(.head(HTTPResponseHead(status: status, headers: headers)))
+        channel.send(head: HTTPResponseHead(status: status, headers: headers))
     }
 
     /// Whether a connection was made, to tell a connect timeout from an idle one.

@@ -1,7 +1,88 @@
 import Synchronization
 
-/// Counts the transfer threads that are running, so the process can end them before it exits.
-final class CurlTransferRegistry: Sendable {
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The transfer threads that are running, so the process can end them before it exits: their
+/// channels, so that ending them wakes a transfer waiting for its consumer, and a condition
+/// signalled when the last one ends, so waiting for them is not a poll.
+///
+/// `@unchecked Sendable`: `channels` and the count are guarded by `mutex`; `active` mirrors
+/// the count for lock-free reads.
+final class CurlTransferRegistry: @unchecked Sendable {
     let active = Atomic<Int>(0)
     let abortAll = Atomic<Bool>(false)
+    private var channels: [ObjectIdentifier: ResponseChannel] = [:]
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Signalled when the last transfer ends.
+    private let idle: UnsafeMutablePointer<pthread_cond_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        idle = .allocate(capacity: 1)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        #if canImport(Glibc)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        #endif
+        pthread_cond_init(idle, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_cond_destroy(idle)
+        idle.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// A transfer's thread is about to start.
+    func started(_ channel: ResponseChannel) {
+        pthread_mutex_lock(mutex)
+        channels[ObjectIdentifier(channel)] = channel
+        active.add(1, ordering: .releasing)
+        pthread_mutex_unlock(mutex)
+        if abortAll.load(ordering: .relaxed) { channel.abort() }
+    }
+
+    /// A transfer's thread has ended (or could not start).
+    func ended(_ channel: ResponseChannel) {
+        pthread_mutex_lock(mutex)
+        channels.removeValue(forKey: ObjectIdentifier(channel))
+        if active.subtract(1, ordering: .releasing).newValue == 0 { pthread_cond_broadcast(idle) }
+        pthread_mutex_unlock(mutex)
+    }
+
+    /// Stops every transfer, also one waiting for its consumer to make room.
+    func abortEveryTransfer() {
+        abortAll.store(true, ordering: .relaxed)
+        pthread_mutex_lock(mutex)
+        let running = Array(channels.values)
+        pthread_mutex_unlock(mutex)
+        for channel in running { channel.abort() }
+    }
+
+    /// Waits until no transfer runs, or `timeout` seconds pass.
+    func waitUntilIdle(timeout: Double) {
+        #if canImport(Glibc)
+            var deadline = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &deadline)
+        #else
+            var now = timeval()
+            gettimeofday(&now, nil)
+            var deadline = timespec(tv_sec: now.tv_sec, tv_nsec: Int(now.tv_usec) * 1000)
+        #endif
+        let nanos = Int(deadline.tv_nsec) + Int(timeout * 1_000_000_000)
+        deadline.tv_sec += nanos / 1_000_000_000
+        deadline.tv_nsec = .init(nanos % 1_000_000_000)
+        pthread_mutex_lock(mutex)
+        while active.load(ordering: .acquiring) > 0 {
+            if pthread_cond_timedwait(idle, mutex, &deadline) == ETIMEDOUT { break }
+        }
+        pthread_mutex_unlock(mutex)
+    }
 }

@@ -2,5 +2,5 @@
 protocol HTTPClient: Sendable {
     /// Starts `request`; the stream yields the head, then body pieces, and throws `DataError` on
     /// a transport failure. Ending the consumer (cancel, break) aborts the transfer.
-    func send(_ request: HTTPRequest) -> AsyncThrowingStream<HTTPStreamPart, any Error>
+    func send(_ request: HTTPRequest) -> HTTPResponseStream
 }

@@ -137,10 +137,12 @@ public struct Conversation: Sendable, Equatable {
         return removed
     }
 
-    /// A rough token count for text with no usage figures yet: about four characters a token.
+    /// A rough token count for text with no usage figures yet: about four bytes of UTF-8 a token
+    /// (four characters of English; CJK, three bytes a character, is near a token a character).
+    /// Bytes, not characters: a string knows its byte count without reading the text.
     public var estimatedTokens: Int {
-        let characters = (systemPrompt?.count ?? 0) + messages.reduce(0) { $0 + $1.content.count }
-        return (characters + 3) / 4
+        let bytes = (systemPrompt?.utf8.count ?? 0) + messages.reduce(0) { $0 + $1.content.utf8.count }
+        return (bytes + 3) / 4
     }
 
     /// Starts afresh: no messages, no stored id or title; the system prompt and settings stay.

@@ -1,0 +1,257 @@
+import ChatDomain
+
+/// One answer being read, in the task of whoever reads it: each `next` takes what the transfer
+/// has delivered since the last one (all of it, in one go), runs it through `SSEParser` and the
+/// provider's `StreamDecoder`, and hands the events on. Sends the request again after a
+/// retryable failure before any answer arrived (`.retrying` first, then the wait), or at once in
+/// the variant the provider falls back to.
+///
+/// Why pulled and not pushed from a task of its own: every hop between tasks wakes a thread, and
+/// costs the stream's generic machinery; reading in the consumer's task leaves one hop per batch
+/// of bytes (libcurl's thread to the consumer), and none per event.
+///
+/// `@unchecked Sendable`: an `AsyncThrowingStream(unfolding:)` calls `next` from one task at a
+/// time, never concurrently, and nothing else touches its fields.
+final class AnswerReader<Provider: ChatProvider>: @unchecked Sendable {
+    private let runner: RequestRunner<Provider>
+    private let request: ChatRequest
+    private var variant: Provider.RequestVariant
+    private var fellBack = false
+    private var retries = 0
+    private var attempt: Attempt?
+    /// Seconds to wait before the next attempt (a `.retrying` event said so).
+    private var waitBeforeNextAttempt: Double?
+    /// An error to throw once the events before it are handed on.
+    private var failure: (any Error)?
+    private var done = false
+    private var events: [ChatEvent] = []
+    private var nextEvent = 0
+    private var warmedUp = false
+
+    /// Sends the first request at once, so it is on its way while the caller does other work.
+    init(runner: RequestRunner<Provider>, request: ChatRequest) {
+        self.runner = runner
+        self.request = request
+        variant = runner.provider.variant(for: request)
+        startAttempt()
+    }
+
+    /// The answer's next event; nil once it is complete. Throws a `ChatError` when it fails, or
+    /// `CancellationError` when the reading task is cancelled.
+    func next() async throws -> ChatEvent? {
+        while true {
+            if nextEvent < events.count {
+                defer { nextEvent += 1 }
+                return events[nextEvent]
+            }
+            events.removeAll(keepingCapacity: true)
+            nextEvent = 0
+            if let failure {
+                self.failure = nil
+                done = true
+                attempt = nil
+                throw failure
+            }
+            if done { return nil }
+            if let delay = waitBeforeNextAttempt {
+                waitBeforeNextAttempt = nil
+                try await Task.sleep(for: .milliseconds(Int(delay * 1000)))
+                startAttempt()
+                continue
+            }
+            guard let current = attempt else {
+                done = true
+                return nil
+            }
+            if !warmedUp {
+                // The request is on its way: the decoding path's first-use costs go here.
+                warmedUp = true
+                Attempt.warmUp(runner.provider)
+            }
+            do {
+                if try await current.read(into: &events) { continue }
+                attempt = nil
+                if fellBack { runner.provider.fallbackWorked(variant) }
+                done = true
+            } catch let failure as AttemptFailure {
+                attempt = nil
+                try retry(after: failure)
+            } catch {
+                attempt = nil
+                self.failure = error
+            }
+        }
+    }
+
+    private func startAttempt() {
+        do {
+            attempt = try Attempt(runner: runner, request: runner.provider.chatRequest(for: request, variant: variant))
+        } catch {
+            failure = error
+        }
+    }
+
+    /// After a failure before any answer arrived: the provider's fallback at once, or a retry
+    /// after its delay, or the failure itself.
+    private func retry(after failure: AttemptFailure) throws(ChatError) {
+        if let next = runner.provider.fallback(from: variant, after: failure.error, detail: failure.detail) {
+            variant = next
+            fellBack = true
+            startAttempt()
+            return
+        }
+        let policy = runner.server.retry
+        guard failure.retryable, retries < policy.maxRetries else { throw failure.error }
+        let delay = policy.delay(beforeRetry: retries, retryAfter: failure.retryAfter, jitter: .random(in: 0...1))
+        // A server that asks for a long wait is told to the person, not slept through.
+        guard delay <= policy.maxRetryAfter else { throw failure.error }
+        retries += 1
+        events.append(.retrying(attempt: retries, limit: policy.maxRetries, delay: delay, reason: failure.summary))
+        waitBeforeNextAttempt = delay
+    }
+}
+
+extension AnswerReader {
+    private enum BodyMode {
+        case undecided, eventStream, json, error
+    }
+
+    private static var bodyLimit: Int { 1 << 20 }
+
+    /// One request and its response. Failures before the answer began throw `AttemptFailure`;
+    /// later ones `ChatError`, since text already shown must never be shown twice.
+    private final class Attempt {
+        private let runner: RequestRunner<Provider>
+        private let request: ProviderRequest
+        private let diagnostics: RequestDiagnostics
+        private let started: UInt64
+        /// The transfer; nil once the body is over (dropping it stops the transfer).
+        private var parts: HTTPResponseStream.Iterator?
+        private var head: HTTPResponseHead?
+        private var mode = BodyMode.undecided
+        private var collected: [UInt8] = []
+        /// The body's first bytes while they are only whitespace (or a BOM), until its kind shows.
+        private var start: [UInt8] = []
+        private var received = 0
+        private var parser = SSEParser()
+        private var decoder: Provider.StreamDecoder
+
+        init(runner: RequestRunner<Provider>, request: ProviderRequest) {
+            self.runner = runner
+            self.request = request
+            let http = runner.httpRequest(request)
+            diagnostics = runner.diagnostics
+            diagnostics.sent(http)
+            started = MonotonicClock.nanoseconds()
+            decoder = runner.provider.makeStreamDecoder()
+            parts = runner.client.send(http).makeAsyncIterator()
+        }
+
+        /// Reads what the transfer delivered next and appends its events to `events`: the text
+        /// of one read as one event (`TextRun`), also when an error ends it. True while there is
+        /// more to read; false once the answer is complete.
+        func read(into events: inout [ChatEvent]) async throws -> Bool {
+            guard var iterator = parts else { return false }
+            do {
+                if let part = try await iterator.next() {
+                    parts = iterator
+                    try take(part, into: &events)
+                    if !(mode == .eventStream && decoder.isDone) { return true }
+                }
+            } catch let error as ChatError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch DataError.transport(TransportErrorMapper.unsupportedEncodingCode, _) {
+                throw ChatError.unsupportedEncoding(head?.header("content-encoding") ?? "an unknown encoding")
+            } catch {
+                let answering = head.map { (200..<300).contains($0.status) } ?? false
+                let chatError = runner.transportErrors.error(for: error, midStream: answering)
+                guard !answering else { throw chatError }
+                throw AttemptFailure(
+                    error: chatError, retryable: TransportErrorMapper.isRetryable(error), retryAfter: nil,
+                    summary: String(describing: error).excerpt(limit: 80))
+            }
+            // The body is over (or the stream said it is done: the rest is not read).
+            parts = nil
+            try Task.checkCancellation()
+            diagnostics.body(received, after: started)
+            try finish(into: &events)
+            return false
+        }
+
+        private func take(_ part: HTTPStreamPart, into events: inout [ChatEvent]) throws {
+            switch part {
+            case .head(let value):
+                head = value
+                mode = (200..<300).contains(value.status) ? .undecided : .error
+                diagnostics.received(value, after: started)
+            case .body(var bytes):
+                received += bytes.count
+                if mode == .undecided {
+                    // The body's first bytes say what it is, whatever its Content-Type says.
+                    start.append(contentsOf: bytes)
+                    guard let decided = Self.mode(forBodyStart: start) else { return }
+                    (mode, bytes, start) = (decided, start, [])
+                }
+                if mode == .eventStream {
+                    try Self.decode(bytes, &parser, &decoder, into: &events)
+                } else if collected.count < AnswerReader.bodyLimit {
+                    collected.append(contentsOf: bytes)
+                }
+            }
+        }
+
+        /// The events in `bytes`; the text of one read as one event (`TextRun`), also when an
+        /// error ends it. Static, with the parser and decoder `inout` for the whole read: a
+        /// closure reaching them through `self` would have each event check exclusive access
+        /// to the object's fields at run time.
+        private static func decode(
+            _ bytes: [UInt8], _ parser: inout SSEParser, _ decoder: inout Provider.StreamDecoder,
+            into events: inout [ChatEvent]
+        ) throws {
+            var run = TextRun()
+            defer { run.flush { events.append($0) } }
+            try parser.push(bytes) { event in
+                try decoder.decode(event) { run.add($0) { events.append($0) } }
+            }
+        }
+
+        /// Runs the provider's sample events through a parser and decoder of their own, and
+        /// drops the events.
+        static func warmUp(_ provider: Provider) {
+            var parser = SSEParser()
+            var decoder = provider.makeStreamDecoder()
+            var events: [ChatEvent] = []
+            try? decode(provider.sampleEvents, &parser, &decoder, into: &events)
+        }
+
+        private func finish(into events: inout [ChatEvent]) throws {
+            guard let head else { throw ChatError.malformedResponse("the server sent no response") }
+            switch mode {
+            case .error:
+                let detail = runner.provider.errorDetail(in: collected)
+                let mapper = HTTPErrorMapper(url: runner.url(for: request), readError: { _ in detail })
+                throw AttemptFailure(head: head, error: mapper.error(for: head, body: collected), detail: detail)
+            case .json:
+                try runner.provider.decodeWhole(collected) { events.append($0) }
+            case .eventStream, .undecided:
+                parser.finish()
+                guard decoder.isComplete else {
+                    throw ChatError.streamCut("the connection closed before the answer was complete")
+                }
+            }
+        }
+
+        /// What a 2xx body is, from its first bytes: a JSON value (`{` or `[`: a whole answer,
+        /// or an error) or else an event stream; nil while there are only whitespace and a byte
+        /// order mark. A label is not trusted: some proxies call an event stream `application/json`.
+        private static func mode(forBodyStart bytes: [UInt8]) -> BodyMode? {
+            var index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+            if index == 0 && (bytes == [0xEF] || bytes == [0xEF, 0xBB]) { return nil }
+            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            guard index < bytes.count else { return nil }
+            return bytes[index] == UInt8(ascii: "{") || bytes[index] == UInt8(ascii: "[") ? .json : .eventStream
+        }
+    }
+}

@@ -1,0 +1,206 @@
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What one transfer hands its consumer: the head, then the body bytes, then how it ended.
+///
+/// Bytes are appended to one buffer as libcurl delivers them (a write per HTTP chunk: a server
+/// that sends each event as its own chunk makes one per event), and the consumer takes all of
+/// them in one go, so a burst costs one wake-up of the consumer, not one per chunk. The buffer
+/// is bounded by bytes (`limit`): when it is full the transfer's thread waits on a condition
+/// until the consumer has taken them, with no polling, so a fast server cannot fill the memory.
+///
+/// `@unchecked Sendable`: every field is guarded by `mutex` except the atomic `stopped` and
+/// the counters read by tests; the producer is the transfer's own thread, the consumer one task
+/// at a time (an iterator's `next` is never called concurrently).
+final class ResponseChannel: @unchecked Sendable {
+    /// How one call of `next` ends.
+    enum Step {
+        case part(HTTPStreamPart)
+        /// The body is over; throws the transfer's error, if any.
+        case end((any Error)?)
+    }
+
+    /// At most this many body bytes wait for the consumer, plus the one write that crossed the
+    /// line (libcurl writes at most 16 KiB at a time).
+    static let defaultLimit = 256 * 1024
+
+    let limit: Int
+    /// The consumer is gone (cancelled, or it dropped the stream), or the process is ending:
+    /// the transfer stops at its next callback. Read without the lock by libcurl's callbacks.
+    let stopped = Atomic<Bool>(false)
+
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Signalled when the consumer has taken the bytes, or the transfer is to stop.
+    private let drained: UnsafeMutablePointer<pthread_cond_t>
+
+    // Guarded by `mutex`.
+    private var head: HTTPResponseHead?
+    private var body: [UInt8] = []
+    private var ended = false
+    private var failure: (any Error)?
+    /// The consumer gave up: `next` says the body is over, with no error.
+    private var consumerGone = false
+    private var producerWaiting = false
+    private var waitingConsumer: UnsafeContinuation<Void, Never>?
+    /// The most bytes that waited at once, and how many times the consumer took bytes and the
+    /// transfer waited for it (for tests and `--verbose`).
+    private var stats = Stats()
+
+    struct Stats: Equatable {
+        var peakBuffered = 0
+        var takes = 0
+        var writes = 0
+        var producerWaits = 0
+    }
+
+    init(limit: Int = ResponseChannel.defaultLimit) {
+        self.limit = max(limit, 1)
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        drained = .allocate(capacity: 1)
+        pthread_cond_init(drained, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(drained)
+        drained.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    var counters: Stats {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return stats
+    }
+
+    // MARK: The transfer's side
+
+    /// Hands over the response's head.
+    func send(head value: HTTPResponseHead) {
+        pthread_mutex_lock(mutex)
+        head = value
+        let consumer = takeWaitingConsumer()
+        pthread_mutex_unlock(mutex)
+        consumer?.resume()
+    }
+
+    /// Appends body bytes, first waiting while the buffer is full (the consumer is behind).
+    /// False when the transfer is to stop instead.
+    func send(body bytes: UnsafeRawBufferPointer) -> Bool {
+        pthread_mutex_lock(mutex)
+        while body.count >= limit && !stopped.load(ordering: .relaxed) {
+            producerWaiting = true
+            stats.producerWaits += 1
+            pthread_cond_wait(drained, mutex)
+        }
+        producerWaiting = false
+        guard !stopped.load(ordering: .relaxed) else {
+            pthread_mutex_unlock(mutex)
+            return false
+        }
+        body.append(contentsOf: bytes)
+        stats.writes += 1
+        if body.count > stats.peakBuffered { stats.peakBuffered = body.count }
+        let consumer = takeWaitingConsumer()
+        pthread_mutex_unlock(mutex)
+        consumer?.resume()
+        return true
+    }
+
+    /// The transfer is over: with `error` if it failed. Bytes already sent are taken first.
+    func finish(_ error: (any Error)? = nil) {
+        pthread_mutex_lock(mutex)
+        if !ended {
+            ended = true
+            failure = error
+        }
+        let consumer = takeWaitingConsumer()
+        pthread_mutex_unlock(mutex)
+        consumer?.resume()
+    }
+
+    // MARK: Either side
+
+    /// The consumer is gone: the transfer stops at its next callback (or at once if it waits for
+    /// room), and `next` ends the body with no error.
+    func cancel() {
+        pthread_mutex_lock(mutex)
+        consumerGone = true
+        stopped.store(true, ordering: .relaxed)
+        pthread_cond_broadcast(drained)
+        let consumer = takeWaitingConsumer()
+        pthread_mutex_unlock(mutex)
+        consumer?.resume()
+    }
+
+    /// The process is ending: the transfer stops, and the consumer gets the error it ends with.
+    func abort() {
+        pthread_mutex_lock(mutex)
+        stopped.store(true, ordering: .relaxed)
+        pthread_cond_broadcast(drained)
+        pthread_mutex_unlock(mutex)
+    }
+
+    // MARK: The consumer's side
+
+    /// The head, then all the body bytes that arrived since the last call, in one part; waits
+    /// when there are none yet. Cancelling the calling task ends the body (and the transfer).
+    func next() async -> Step {
+        while true {
+            if Task.isCancelled {
+                cancel()
+                return .end(nil)
+            }
+            if let step = take() { return step }
+            await withTaskCancellationHandler {
+                await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+                    pthread_mutex_lock(mutex)
+                    if hasSomething {
+                        pthread_mutex_unlock(mutex)
+                        continuation.resume()
+                    } else {
+                        waitingConsumer = continuation
+                        pthread_mutex_unlock(mutex)
+                    }
+                }
+            } onCancel: {
+                cancel()
+            }
+        }
+    }
+
+    private var hasSomething: Bool {
+        head != nil || !body.isEmpty || ended || consumerGone
+    }
+
+    private func take() -> Step? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if consumerGone { return .end(nil) }
+        if let value = head {
+            head = nil
+            return .part(.head(value))
+        }
+        if !body.isEmpty {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(min(body.count, limit))
+            swap(&bytes, &body)
+            stats.takes += 1
+            if producerWaiting { pthread_cond_signal(drained) }
+            return .part(.body(bytes))
+        }
+        if ended { return .end(failure) }
+        return nil
+    }
+
+    private func takeWaitingConsumer() -> UnsafeContinuation<Void, Never>? {
+        defer { waitingConsumer = nil }
+        return waitingConsumer
+    }
+}
