@@ -102,7 +102,7 @@ final class TLSServer: @unchecked Sendable {
     }
 
     private static let script = #"""
-        import http.server, json, ssl, sys
+        import http.server, json, os, socket, ssl, sys
 
         certificate, key, client_ca = sys.argv[1], sys.argv[2], sys.argv[3]
 
@@ -134,8 +134,32 @@ final class TLSServer: @unchecked Sendable {
         if client_ca:
             context.verify_mode = ssl.CERT_REQUIRED
             context.load_verify_locations(client_ca)
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.socket = context.wrap_socket(server.socket, server_side=True)
+        class Server(http.server.ThreadingHTTPServer):
+            # The handshake runs in the connection's thread. When it fails (no client certificate),
+            # the close lingers, as nginx's does: what the client sent is read before the socket
+            # closes, so the client reads the server's alert rather than a reset (which a fast
+            # client otherwise meets, curl as well, and which cannot say what went wrong).
+            def finish_request(self, request, client_address):
+                tls = context.wrap_socket(request, server_side=True, do_handshake_on_connect=False)
+                try:
+                    tls.do_handshake()
+                except (ssl.SSLError, OSError):
+                    raw = socket.socket(fileno=os.dup(tls.fileno()))
+                    try:
+                        raw.shutdown(socket.SHUT_WR)
+                        raw.settimeout(2)
+                        while raw.recv(65536):
+                            pass
+                    except OSError:
+                        pass
+                    raw.close()
+                    tls.close()
+                    return
+                try:
+                    super().finish_request(tls, client_address)
+                finally:
+                    tls.close()
+        server = Server(("127.0.0.1", 0), Handler)
         print(server.server_address[1], flush=True)
         server.serve_forever()
         """#
