@@ -126,9 +126,8 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     }
 
     /// All of `messages` in one transaction (a `/load`ed conversation of a thousand turns is
-    /// stored at once, not in two thousand commits), and many rows per `INSERT`: the full-text
-    /// index flushes its pending terms at the end of every statement, which made one statement
-    /// per row cost about 0.1 ms.
+    /// stored at once, not in two thousand commits), and many rows per `INSERT`. The full-text
+    /// index takes them in at the next search (`SearchIndex`), not here.
     public func append(
         contentsOf messages: [ChatMessage], settings: ChatSettings, systemPrompt: String?, to conversationID: String
     ) async -> [Int64]? {
@@ -145,9 +144,9 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     ) throws(StorageError) -> [Int64] {
         let now = Self.now()
         let storedSettings = Self.json(StoredSettingsDTO(settings))
-        // Many rows (a `/load`ed conversation) touch many pages of the table, its index and the
-        // full-text index: with the usual 256 KiB cache they are written out and read back
-        // again within the transaction. A larger cache for this one write, given back after.
+        // Many rows (a `/load`ed conversation) touch many pages of the table and its index:
+        // with the usual 256 KiB cache they are written out and read back again within the
+        // transaction. A larger cache for this one write, given back after.
         let bulk = messages.count > Self.rowsPerInsert
         if bulk { try db.execute("PRAGMA cache_size = -\(Self.bulkCacheKiB)") }
         defer { if bulk { try? db.execute("PRAGMA cache_size = -256") } }
@@ -280,6 +279,7 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
             pattern.append(character)
         }
         let like = "%" + pattern + "%"
+        if case .failure(let error) = await catchUpSearchIndex() { return .failure(error) }
         return await read { db throws(StorageError) in
             var listing = try Self.listing(
                 db,
@@ -292,6 +292,18 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                 listing.summaries[index].snippet = try Self.snippet(db, query: query, in: listing.summaries[index].id)
             }
             return listing
+        }
+    }
+
+    /// Indexes the messages stored since the last search (`SearchIndex`); a write only when
+    /// there are some.
+    private func catchUpSearchIndex() async -> Result<Void, StorageError> {
+        await onQueue {
+            switch self.transactionNow(writing: false, SearchIndex.isBehind) {
+            case .success(false): return .success(())
+            case .success(true): return self.transactionNow(writing: true, SearchIndex.catchUp)
+            case .failure(let error): return .failure(error)
+            }
         }
     }
 
