@@ -165,18 +165,24 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                 insert = try SQLiteStatement(Self.insertSQL(rows: rows.count), on: db)
                 if rows.count == Self.rowsPerInsert { full = insert }
             }
-            var arguments: [any SQLiteValue] = []
-            arguments.reserveCapacity(rows.count * 14)
+            var arguments = SQLiteArguments(capacity: rows.count * 14)
             for message in rows {
-                arguments += [
-                    conversationID, message.role.rawValue, message.content, message.state.rawValue,
-                    message.reasoning, settings.model, systemPrompt, storedSettings, message.usage?.promptTokens,
-                    message.usage?.completionTokens, message.usage?.totalTokens, now, now,
-                    StoredImageDTO.column(message.images),
-                ]
+                arguments.append(conversationID)
+                arguments.append(message.role.rawValue)
+                arguments.append(message.content)
+                arguments.append(message.state.rawValue)
+                arguments.append(message.reasoning)
+                arguments.append(settings.model)
+                arguments.append(systemPrompt)
+                arguments.append(storedSettings)
+                arguments.append(message.usage?.promptTokens)
+                arguments.append(message.usage?.completionTokens)
+                arguments.append(message.usage?.totalTokens)
+                arguments.append(now)
+                arguments.append(now)
+                arguments.append(StoredImageDTO.column(message.images))
             }
-            try insert.bind(arguments)
-            while try insert.step() {}
+            try insert.run(arguments)
             // One INSERT in a write transaction numbers its rows one after another, in the
             // order listed (AUTOINCREMENT): the last id tells them all. (`RETURNING` would
             // need SQLite 3.35.)
