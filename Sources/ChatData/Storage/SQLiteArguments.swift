@@ -24,9 +24,9 @@ struct SQLiteArguments {
     var count: Int { values.count }
 
     mutating func append(_ value: String?) {
-        guard let value else { return values.append(.null) }
+        guard var value else { return values.append(.null) }
         let start = texts.count
-        texts.append(contentsOf: value.utf8)
+        value.withUTF8 { texts.append(contentsOf: $0) }
         values.append(.text(start: start, count: texts.count - start))
     }
 
