@@ -83,21 +83,41 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
             // Set first, so that creating a database syncs less too.
             try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
             // A run touches few pages: a small page cache (256 KiB, not 2 MiB) keeps the memory
-            // of a long answer's write down. And a WAL checkpointed every 250 pages (1 MB, not
-            // 4 MB) keeps the next run's open quick: the first connection reads the whole WAL.
-            try connection.execute("PRAGMA cache_size = -256; PRAGMA wal_autocheckpoint = 250")
+            // of a long answer's write down. The WAL is checkpointed when a run opens it past
+            // 250 pages (below), and by SQLite at a commit only past 1,000 (4 MB): a commit's
+            // checkpoint (three fsyncs) delays what waits for that commit, such as the answer.
+            // With no size limit to keep, the WAL's file is cut back to what it holds when it
+            // starts over, so its size tells how much it holds.
+            try connection.execute(
+                "PRAGMA cache_size = -256; PRAGMA wal_autocheckpoint = 1000; PRAGMA journal_size_limit = 0")
             let mode = try connection.firstRow("PRAGMA journal_mode = WAL") { row throws(StorageError) in
                 try row.column(0, as: String.self)
             }
             guard mode == "wal" else { throw StorageError.database("cannot use WAL mode (\(mode ?? "no mode"))") }
-            // Closing runs no checkpoint (two fsyncs a run); SQLite checkpoints past 250 WAL pages.
+            // Closing runs no checkpoint (two fsyncs a run).
             try connection.disableCheckpointOnClose()
             try HistorySchema.migrate(connection)
+            // The first connection reads the whole WAL (1.1 ms at 250 pages). Past that, what
+            // the last runs wrote (a `/load`ed conversation, long answers) goes into the
+            // database now, while chat reads its input and sends the request, not at a commit
+            // the answer waits for. PASSIVE: never waits for another process.
+            if Self.fileSize(path + "-wal") > Self.walCheckpointBytes {
+                try connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            }
             for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
             return .success(connection)
         } catch {
             return .failure(.database("cannot open \(path): \(reason(error))"))
         }
+    }
+
+    /// 250 WAL frames of a 4 KiB page (each with its 24-byte header).
+    static let walCheckpointBytes = 250 * (4096 + 24)
+
+    /// The size of the file at `path`; 0 when there is none.
+    private static func fileSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     private init(checkpointInterval: Duration, report: @escaping @Sendable (String) -> Void) {
