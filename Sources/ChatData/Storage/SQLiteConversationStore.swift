@@ -100,9 +100,10 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
             // The first connection reads the whole WAL (1.1 ms at 250 pages). Past that, what
             // the last runs wrote (a `/load`ed conversation, long answers) goes into the
             // database now, while chat reads its input and sends the request, not at a commit
-            // the answer waits for. PASSIVE: never waits for another process.
+            // the answer waits for. PASSIVE: never waits for another process. One that fails
+            // leaves the WAL as it is, for a later one: the history still opens.
             if Self.fileSize(path + "-wal") > Self.walCheckpointBytes {
-                try connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
             }
             for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
             return .success(connection)
