@@ -576,6 +576,32 @@ struct ConversationStoreTests {
         #expect(try await fixture.open().found("WAL")?.count == 1)
     }
 
+    @Test func aWALPast250PagesIsCheckpointedWhenTheNextRunOpensNotAtACommit() async throws {
+        func size(_ suffix: String) throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: fixture.databasePath + suffix)[.size] as? Int ?? 0
+        }
+        let store = try await fixture.open()
+        // A few messages: the next opening leaves them in the WAL (no fsync for a small one).
+        _ = try await store.conversation([user("small"), assistant("write")])
+        let small = try size("")
+        _ = try await fixture.open()
+        #expect(try size("") == small)
+
+        // About 1.2 MB at once (a /load'ed conversation): past 250 pages, and no commit checkpoints it.
+        let id = try #require(await store.begin(Conversation(settings: settings)))
+        let texts = (0..<4000).map { "message \($0) " + String(repeating: "words ", count: 50) }
+        let messages = texts.enumerated().map { index, text in index % 2 == 0 ? user(text) : assistant(text) }
+        _ = try #require(await store.append(contentsOf: messages, settings: settings, systemPrompt: nil, to: id))
+        #expect(try size("-wal") > SQLiteConversationStore.walCheckpointBytes)
+        #expect(try size("") == small)
+
+        // The next run's opening folds it into the database.
+        let next = try await fixture.open()
+        #expect(try size("") > SQLiteConversationStore.walCheckpointBytes)
+        #expect(try await next.load(id).get().messages.count == 4000)
+        #expect(fixture.reports.all == [])
+    }
+
     @Test func filesArePrivateEvenInADirectoryThatWasNot() async throws {
         #expect(mkdir(fixture.root, 0o755) == 0)
         #expect(mkdir(fixture.directory.path, 0o755) == 0)

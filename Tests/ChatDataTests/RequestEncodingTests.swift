@@ -129,6 +129,21 @@ struct RequestEncodingTests {
                 + #"{"content":"two images","role":"assistant"}],"model":"m","stream":false}"#)
     }
 
+    @Test("a character to escape is found wherever it falls among the eight bytes read at a time")
+    func escapesAreFoundAtEveryPosition() throws {
+        let plain = "abcdefghijklmnopqrstuvwxyz0123456789"
+        for special in ["\"", "\\", "\n", "\u{0}", "\u{1F}", "é", "🎉"] {
+            for position in 0...plain.count {
+                var text = plain
+                text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+                let dto = ChatCompletionRequestDTO(
+                    model: "m", messages: [.init(role: "user", content: .text(String(text.prefix(position + 9))))],
+                    stream: true, stream_options: nil, temperature: nil, max_tokens: nil, top_p: nil)
+                #expect(dto.jsonBytes == Array(try JSON.encoder().encode(dto)), "\(text.debugDescription)")
+            }
+        }
+    }
+
     @Test("the body is written byte for byte as Foundation's encoder writes it")
     func theBodyIsWrittenAsFoundationWritesIt() throws {
         let every = String((0..<128).map { Character(Unicode.Scalar(UInt8($0))) })

@@ -35,7 +35,8 @@ enum HistorySchema {
             """
         ),
         (
-            // Full-text search over both sides, kept in step with the messages by triggers.
+            // Full-text search over both sides, kept in step with the messages by triggers (v5
+            // defers the indexing of new messages to the next search).
             "v2-search",
             """
             CREATE VIRTUAL TABLE message_fts USING fts5(content, content='message', content_rowid='id');
@@ -63,6 +64,32 @@ enum HistorySchema {
             // size, SHA-256; never the bytes); NULL when it has none.
             "v4-images",
             "ALTER TABLE message ADD COLUMN images TEXT;"
+        ),
+        (
+            // Full-text indexing deferred to the next search (`SearchIndex.catchUp`): storing a
+            // message no longer indexes it. The messages up to `indexed_through` (a rowid;
+            // AUTOINCREMENT never hands out a lower one again) are indexed, none after; so an
+            // update or delete touches the index only for those.
+            "v5-deferred-search",
+            """
+            DROP TRIGGER IF EXISTS message_fts_insert;
+            DROP TRIGGER IF EXISTS message_fts_delete;
+            DROP TRIGGER IF EXISTS message_fts_update;
+            CREATE TABLE message_fts_progress (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                indexed_through INTEGER NOT NULL
+            );
+            INSERT INTO message_fts_progress (id, indexed_through) SELECT 1, IFNULL(MAX(id), 0) FROM message;
+            CREATE TRIGGER message_fts_delete AFTER DELETE ON message
+            WHEN old.id <= (SELECT indexed_through FROM message_fts_progress) BEGIN
+                INSERT INTO message_fts(message_fts, rowid, content) VALUES ('delete', old.id, old.content);
+            END;
+            CREATE TRIGGER message_fts_update AFTER UPDATE OF content ON message
+            WHEN old.id <= (SELECT indexed_through FROM message_fts_progress) BEGIN
+                INSERT INTO message_fts(message_fts, rowid, content) VALUES ('delete', old.id, old.content);
+                INSERT INTO message_fts(rowid, content) VALUES (new.id, new.content);
+            END;
+            """
         ),
     ]
 

@@ -83,21 +83,42 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
             // Set first, so that creating a database syncs less too.
             try connection.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON")
             // A run touches few pages: a small page cache (256 KiB, not 2 MiB) keeps the memory
-            // of a long answer's write down. And a WAL checkpointed every 250 pages (1 MB, not
-            // 4 MB) keeps the next run's open quick: the first connection reads the whole WAL.
-            try connection.execute("PRAGMA cache_size = -256; PRAGMA wal_autocheckpoint = 250")
+            // of a long answer's write down. The WAL is checkpointed when a run opens it past
+            // 250 pages (below), and by SQLite at a commit only past 1,000 (4 MB): a commit's
+            // checkpoint (three fsyncs) delays what waits for that commit, such as the answer.
+            // With no size limit to keep, the WAL's file is cut back to what it holds when it
+            // starts over, so its size tells how much it holds.
+            try connection.execute(
+                "PRAGMA cache_size = -256; PRAGMA wal_autocheckpoint = 1000; PRAGMA journal_size_limit = 0")
             let mode = try connection.firstRow("PRAGMA journal_mode = WAL") { row throws(StorageError) in
                 try row.column(0, as: String.self)
             }
             guard mode == "wal" else { throw StorageError.database("cannot use WAL mode (\(mode ?? "no mode"))") }
-            // Closing runs no checkpoint (two fsyncs a run); SQLite checkpoints past 250 WAL pages.
+            // Closing runs no checkpoint (two fsyncs a run).
             try connection.disableCheckpointOnClose()
             try HistorySchema.migrate(connection)
+            // The first connection reads the whole WAL (1.1 ms at 250 pages). Past that, what
+            // the last runs wrote (a `/load`ed conversation, long answers) goes into the
+            // database now, while chat reads its input and sends the request, not at a commit
+            // the answer waits for. PASSIVE: never waits for another process. One that fails
+            // leaves the WAL as it is, for a later one: the history still opens.
+            if Self.fileSize(path + "-wal") > Self.walCheckpointBytes {
+                try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            }
             for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
             return .success(connection)
         } catch {
             return .failure(.database("cannot open \(path): \(reason(error))"))
         }
+    }
+
+    /// 250 WAL frames of a 4 KiB page (each with its 24-byte header).
+    static let walCheckpointBytes = 250 * (4096 + 24)
+
+    /// The size of the file at `path`; 0 when there is none.
+    private static func fileSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
     private init(checkpointInterval: Duration, report: @escaping @Sendable (String) -> Void) {
@@ -126,9 +147,8 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     }
 
     /// All of `messages` in one transaction (a `/load`ed conversation of a thousand turns is
-    /// stored at once, not in two thousand commits), and many rows per `INSERT`: the full-text
-    /// index flushes its pending terms at the end of every statement, which made one statement
-    /// per row cost about 0.1 ms.
+    /// stored at once, not in two thousand commits), and many rows per `INSERT`. The full-text
+    /// index takes them in at the next search (`SearchIndex`), not here.
     public func append(
         contentsOf messages: [ChatMessage], settings: ChatSettings, systemPrompt: String?, to conversationID: String
     ) async -> [Int64]? {
@@ -145,9 +165,9 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     ) throws(StorageError) -> [Int64] {
         let now = Self.now()
         let storedSettings = Self.json(StoredSettingsDTO(settings))
-        // Many rows (a `/load`ed conversation) touch many pages of the table, its index and the
-        // full-text index: with the usual 256 KiB cache they are written out and read back
-        // again within the transaction. A larger cache for this one write, given back after.
+        // Many rows (a `/load`ed conversation) touch many pages of the table and its index:
+        // with the usual 256 KiB cache they are written out and read back again within the
+        // transaction. A larger cache for this one write, given back after.
         let bulk = messages.count > Self.rowsPerInsert
         if bulk { try db.execute("PRAGMA cache_size = -\(Self.bulkCacheKiB)") }
         defer { if bulk { try? db.execute("PRAGMA cache_size = -256") } }
@@ -166,18 +186,24 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                 insert = try SQLiteStatement(Self.insertSQL(rows: rows.count), on: db)
                 if rows.count == Self.rowsPerInsert { full = insert }
             }
-            var arguments: [any SQLiteValue] = []
-            arguments.reserveCapacity(rows.count * 14)
+            var arguments = SQLiteArguments(capacity: rows.count * 14)
             for message in rows {
-                arguments += [
-                    conversationID, message.role.rawValue, message.content, message.state.rawValue,
-                    message.reasoning, settings.model, systemPrompt, storedSettings, message.usage?.promptTokens,
-                    message.usage?.completionTokens, message.usage?.totalTokens, now, now,
-                    StoredImageDTO.column(message.images),
-                ]
+                arguments.append(conversationID)
+                arguments.append(message.role.rawValue)
+                arguments.append(message.content)
+                arguments.append(message.state.rawValue)
+                arguments.append(message.reasoning)
+                arguments.append(settings.model)
+                arguments.append(systemPrompt)
+                arguments.append(storedSettings)
+                arguments.append(message.usage?.promptTokens)
+                arguments.append(message.usage?.completionTokens)
+                arguments.append(message.usage?.totalTokens)
+                arguments.append(now)
+                arguments.append(now)
+                arguments.append(StoredImageDTO.column(message.images))
             }
-            try insert.bind(arguments)
-            while try insert.step() {}
+            try insert.run(arguments)
             // One INSERT in a write transaction numbers its rows one after another, in the
             // order listed (AUTOINCREMENT): the last id tells them all. (`RETURNING` would
             // need SQLite 3.35.)
@@ -280,6 +306,7 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
             pattern.append(character)
         }
         let like = "%" + pattern + "%"
+        if case .failure(let error) = await catchUpSearchIndex() { return .failure(error) }
         return await read { db throws(StorageError) in
             var listing = try Self.listing(
                 db,
@@ -292,6 +319,18 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                 listing.summaries[index].snippet = try Self.snippet(db, query: query, in: listing.summaries[index].id)
             }
             return listing
+        }
+    }
+
+    /// Indexes the messages stored since the last search (`SearchIndex`); a write only when
+    /// there are some.
+    private func catchUpSearchIndex() async -> Result<Void, StorageError> {
+        await onQueue {
+            switch self.transactionNow(writing: false, SearchIndex.isBehind) {
+            case .success(false): return .success(())
+            case .success(true): return self.transactionNow(writing: true, SearchIndex.catchUp)
+            case .failure(let error): return .failure(error)
+            }
         }
     }
 

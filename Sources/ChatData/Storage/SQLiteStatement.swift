@@ -62,6 +62,20 @@ final class SQLiteStatement {
         }
     }
 
+    /// Starts the statement over with `arguments` and runs it to its end.
+    func run(_ arguments: SQLiteArguments) throws(StorageError) {
+        sqlite3_reset(handle)
+        onRow = false
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard arguments.count == expected else {
+            throw StorageError.database("the statement takes \(expected) arguments, not \(arguments.count)")
+        }
+        try arguments.bound(to: handle, error: connection.error) { () throws(StorageError) in
+            defer { sqlite3_reset(handle) }
+            while try step() {}
+        }
+    }
+
     /// Runs the statement to its next row: true when it is on one, false once it is done.
     func step() throws(StorageError) -> Bool {
         let code = sqlite3_step(handle)

@@ -78,12 +78,14 @@ struct JSONParser {
 
     private mutating func object(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         position += 1  // {
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             position += 1
-            return .object(members)
+            return .object([:])
         }
+        // Room for a few members from the start: growing from empty resized a two-member
+        // object (a saved conversation's message) twice.
+        var members = [String: JSONValue](minimumCapacity: 4)
         while true {
             skipWhitespace()
             guard current == Self.quote else {

@@ -26,12 +26,23 @@ struct JSONText {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress else { return }
             var start = 0
-            for index in 0..<utf8.count {
-                let byte = utf8[index]
+            var index = 0
+            while index < utf8.count {
+                // Eight bytes at a time while none needs escaping (a long text's usual case).
+                if index + 8 <= utf8.count,
+                    !Self.needsEscaping(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                {
+                    index += 8
+                    continue
+                }
+                let byte = base[index]
+                index += 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                start = index + 1
+                let escaped = index - 1
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<escaped]))
+                start = index
                 switch byte {
                 case UInt8(ascii: "\""): raw("\\\"")
                 case UInt8(ascii: "\\"): raw("\\\\")
@@ -50,6 +61,16 @@ struct JSONText {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes in `word` is below 0x20, `"` or `\` (the "has a byte
+    /// less than" and "has a zero byte" tests of Bit Twiddling Hacks: exact for "any").
+    private static func needsEscaping(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let control = (word &- ones &* 0x20) & ~word & highs != 0
+        return control || hasZero(word ^ (ones &* 0x22)) || hasZero(word ^ (ones &* 0x5C))
     }
 
     mutating func bool(_ value: Bool) {

@@ -1,0 +1,35 @@
+import ChatDomain
+
+/// The full-text index of the history's messages, brought up to date just before a search
+/// instead of as each message is stored: storing a `/load`ed conversation of a thousand turns,
+/// or an answer while it streams, then costs no indexing. `message_fts_progress` holds the
+/// newest message id indexed; every message up to it is indexed as it stands now (the schema's
+/// triggers keep those in step on update and delete), none after it.
+enum SearchIndex {
+    /// Whether messages were stored since the index last caught up.
+    static func isBehind(_ db: SQLiteConnection) throws(StorageError) -> Bool {
+        let (indexed, newest) = try progress(db)
+        return newest > indexed
+    }
+
+    /// Indexes the messages stored since the index last caught up, in one statement. Run in a
+    /// write transaction.
+    static func catchUp(_ db: SQLiteConnection) throws(StorageError) {
+        let (indexed, newest) = try progress(db)
+        guard newest > indexed else { return }
+        // Many rows touch many pages of the index: the bulk cache, as for storing many rows.
+        try db.execute("PRAGMA cache_size = -\(SQLiteConversationStore.bulkCacheKiB)")
+        defer { try? db.execute("PRAGMA cache_size = -256") }
+        try db.run("INSERT INTO message_fts (rowid, content) SELECT id, content FROM message WHERE id > ?", [indexed])
+        try db.run("UPDATE message_fts_progress SET indexed_through = ?", [newest])
+    }
+
+    /// The newest message id indexed and the newest message id stored.
+    private static func progress(_ db: SQLiteConnection) throws(StorageError) -> (indexed: Int64, newest: Int64) {
+        let row = try db.firstRow(
+            "SELECT (SELECT indexed_through FROM message_fts_progress), (SELECT IFNULL(MAX(id), 0) FROM message)"
+        ) { row throws(StorageError) in (try row.column(0, as: Int64.self), try row.column(1, as: Int64.self)) }
+        guard let row else { throw StorageError.database("the search index's progress is missing") }
+        return row
+    }
+}
