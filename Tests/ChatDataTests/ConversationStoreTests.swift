@@ -185,6 +185,8 @@ struct ConversationStoreTests {
         ("\n  \nsummarise\nthis\n \nlong piped text", "summarise this"),
         ("one two three four five six seven eight nine", "one two three four five six seven eight"),
         ("", ""),
+        ("first\t \n \t\nsecond", "first"), ("a\nb\n\n\n\nc", "a b"), ("  \n\t\n", ""),
+        ("café 中文 🎉\n\u{0301}x y", "café 中文 🎉 \u{0301}x y"), ("line\r\n\r\nnext", "line"),
     ])
     func theTitleIsTheFirstWordsOfTheFirstParagraph(text: String, title: String) {
         #expect(SQLiteConversationStore.title(from: text) == title)
