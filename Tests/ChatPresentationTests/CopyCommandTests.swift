@@ -30,14 +30,14 @@ import Testing
     @Test func copyNCopiesThatCodeBlockThroughOSC52AndSaysWhat() async {
         let (terminal, notes) = await session(["list text files", "/copy 2"])
         let code = "import glob\nprint(glob.glob('*.txt'))\n"
-        #expect(terminal.text == "\u{1B}]52;c;\(TerminalClipboard.base64(Array(code.utf8)))\u{07}")
+        #expect(terminal.text == "\u{1B}]52;c;\(Base64.encode(Array(code.utf8)))\u{07}")
         #expect(notes.text == "copied code block 2 (python, 2 lines) through OSC 52 (your terminal's clipboard)\n")
     }
 
     @Test func copyAloneCopiesTheWholeAnswerAndMentionsTmux() async {
         let (terminal, notes) = await session(
             ["list text files", "/copy"], environment: ["TMUX": "/tmp/tmux-0/default"])
-        #expect(terminal.text == "\u{1B}]52;c;\(TerminalClipboard.base64(Array(answer.utf8)))\u{07}")
+        #expect(terminal.text == "\u{1B}]52;c;\(Base64.encode(Array(answer.utf8)))\u{07}")
         #expect(notes.writes.first == "copied the last answer (12 lines) through OSC 52 (your terminal's clipboard)\n")
         #expect(notes.writes.last == "inside tmux this reaches the clipboard only with: tmux set -g set-clipboard on\n")
     }
@@ -57,11 +57,11 @@ import Testing
     }
 
     @Test func base64IsStandard() {
-        #expect(TerminalClipboard.base64(Array("".utf8)) == "")
-        #expect(TerminalClipboard.base64(Array("f".utf8)) == "Zg==")
-        #expect(TerminalClipboard.base64(Array("fo".utf8)) == "Zm8=")
-        #expect(TerminalClipboard.base64(Array("foobar".utf8)) == "Zm9vYmFy")
-        #expect(TerminalClipboard.base64([0xFF, 0xFE, 0x00]) == "//4A")
+        #expect(Base64.encode(Array("".utf8)) == "")
+        #expect(Base64.encode(Array("f".utf8)) == "Zg==")
+        #expect(Base64.encode(Array("fo".utf8)) == "Zm8=")
+        #expect(Base64.encode(Array("foobar".utf8)) == "Zm9vYmFy")
+        #expect(Base64.encode([0xFF, 0xFE, 0x00]) == "//4A")
     }
 
     @Test func codeBlocksAreFoundAsTheRendererDrawsThem() {

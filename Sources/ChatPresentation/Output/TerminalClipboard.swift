@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// The terminal's own clipboard, through OSC 52: the text, base64-encoded, in an escape
 /// sequence the terminal acts on (also over SSH). Terminals give no answer, so the text is
 /// *sent*; inside tmux it reaches the clipboard only with `set-clipboard on`, which the result
@@ -20,32 +22,10 @@ public struct TerminalClipboard: Clipboard {
         guard size <= Self.limit else {
             return .failed("\(size / 1000) kB is more than a terminal takes through OSC 52 (about 74 kB)")
         }
-        guard terminal.write("\u{1B}]52;c;\(Self.base64(Array(text.utf8)))\u{07}") else {
+        guard terminal.write("\u{1B}]52;c;\(Base64.encode(Array(text.utf8)))\u{07}") else {
             return .failed("the terminal could not be written to")
         }
         let note = insideTmux ? "inside tmux this reaches the clipboard only with: tmux set -g set-clipboard on" : nil
         return .copied(via: "OSC 52 (your terminal's clipboard)", note: note)
-    }
-
-    /// Standard base64 with padding.
-    static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index + 2 < bytes.count {
-            let value = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            out += [18, 12, 6, 0].map { alphabet[Int((value >> $0) & 63)] }
-            index += 3
-        }
-        let rest = bytes.count - index
-        if rest > 0 {
-            let value = UInt32(bytes[index]) << 16 | (rest == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-            out.append(alphabet[Int((value >> 18) & 63)])
-            out.append(alphabet[Int((value >> 12) & 63)])
-            out.append(rest == 2 ? alphabet[Int((value >> 6) & 63)] : UInt8(ascii: "="))
-            out.append(UInt8(ascii: "="))
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }

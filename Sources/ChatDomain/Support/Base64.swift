@@ -1,8 +1,10 @@
-/// Standard Base64 with padding (RFC 4648), for the `data:` URLs of attached images.
-enum Base64 {
+/// Standard Base64 with padding (RFC 4648): the `data:` URLs of attached images, the text OSC 52
+/// puts on the clipboard.
+public enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
-    static func encode(_ bytes: [UInt8]) -> String {
+    /// `bytes` in Base64.
+    public static func encode(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count + 2) / 3 * 4)
         var index = 0
