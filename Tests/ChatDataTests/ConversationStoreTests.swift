@@ -180,6 +180,18 @@ struct ConversationStoreTests {
         #expect(fixture.reports.all == [])
     }
 
+    @Test func newIDsAreEightBase36DigitsThatUseEveryDigitAndDiffer() {
+        let ids = (0..<2000).map { _ in SQLiteConversationStore.newID() }
+        #expect(ids.allSatisfy { $0.count == 8 })
+        #expect(ids.allSatisfy { $0.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) } })
+        #expect(Set(ids).count == ids.count)
+        // Every position takes every one of the 36 digits (2,000 draws: one left out has odds of e⁻⁵⁵).
+        for position in 0..<8 {
+            let seen = Set(ids.map { Array($0)[position] })
+            #expect(seen.count == 36, "position \(position) took \(seen.count) digits")
+        }
+    }
+
     @Test func aConversationBegunWithItsMessagesIsStoredInOneCommit() async throws {
         let store = try await fixture.open()
         let walPath = fixture.databasePath + "-wal"
