@@ -180,6 +180,55 @@ struct ConversationStoreTests {
         #expect(fixture.reports.all == [])
     }
 
+    @Test func newIDsAreEightBase36DigitsThatUseEveryDigitAndDiffer() {
+        let ids = (0..<2000).map { _ in SQLiteConversationStore.newID() }
+        #expect(ids.allSatisfy { $0.count == 8 })
+        #expect(ids.allSatisfy { $0.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) } })
+        #expect(Set(ids).count == ids.count)
+        // Every position takes every one of the 36 digits (2,000 draws: one left out has odds of e⁻⁵⁵).
+        for position in 0..<8 {
+            let seen = Set(ids.map { Array($0)[position] })
+            #expect(seen.count == 36, "position \(position) took \(seen.count) digits")
+        }
+    }
+
+    @Test func aConversationBegunWithItsMessagesIsStoredInOneCommit() async throws {
+        let store = try await fixture.open()
+        let walPath = fixture.databasePath + "-wal"
+        func walFrames() -> Int {
+            let size = (try? FileManager.default.attributesOfItem(atPath: walPath)[.size] as? Int) ?? 0
+            return max(size - 32, 0) / (4096 + 24)
+        }
+        // One-by-one, as before: the conversation, then its question.
+        let framesBefore = walFrames()
+        let apart = try await store.conversation([user("asked apart")])
+        let framesApart = walFrames() - framesBefore
+
+        let question = user("What is the capital of France, if you please, dear model?")
+        let conversation = Conversation(systemPrompt: "Be brief.", settings: settings)
+        let framesBeforeTogether = walFrames()
+        let stored = try #require(await store.begin(conversation, storing: [question]))
+        let framesTogether = walFrames() - framesBeforeTogether
+        let ids = try #require(stored.messageIDs)
+        #expect(ids.count == 1)
+
+        var storedQuestion = question
+        storedQuestion.storageID = ids.first
+        let loaded = try await store.load(stored.id).get()
+        #expect(loaded.messages == [storedQuestion])
+        #expect(loaded.systemPrompt == "Be brief.")
+        #expect(loaded.title == "What is the capital of France, if you")
+        #expect(stored.id != apart)
+        // The conversation's pages go to the WAL once, in one commit, not once per write.
+        #expect(framesTogether > 0 && framesTogether < framesApart)
+
+        // With no messages, just the conversation.
+        let empty = try #require(await store.begin(Conversation(settings: settings), storing: []))
+        #expect(empty.messageIDs == [])
+        #expect(try await store.load(empty.id).get().messages == [])
+        #expect(fixture.reports.all == [])
+    }
+
     @Test(arguments: [
         ("what do you see\n\nnotes.txt\n```\nfirst line\n```", "what do you see"),
         ("\n  \nsummarise\nthis\n \nlong piped text", "summarise this"),

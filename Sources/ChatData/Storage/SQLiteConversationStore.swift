@@ -129,21 +129,39 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     // MARK: - ConversationRecorder
 
     public func begin(_ conversation: Conversation) async -> String? {
-        await write { db throws(StorageError) in
-            let now = Self.now()
-            for _ in 0..<20 {
-                let id = Self.newID()
-                let taken = try db.firstRow("SELECT 1 FROM conversation WHERE id = ?", [id]) { _ throws(StorageError) in
-                    true
-                }
-                guard taken == nil else { continue }
-                try db.run(
-                    "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
-                    [id, conversation.title ?? "", now, now])
-                return id
-            }
-            throw StorageError.database("could not choose a conversation id")
+        await write { db throws(StorageError) in try Self.insert(conversation, db) }
+    }
+
+    /// The conversation and its first messages in one transaction: one commit, and the
+    /// conversation's pages written once, not in each of two (a one-shot waits for it before
+    /// reading the answer).
+    public func begin(_ conversation: Conversation, storing messages: [ChatMessage]) async
+        -> (id: String, messageIDs: [Int64]?)?
+    {
+        await write { db throws(StorageError) -> (id: String, messageIDs: [Int64]?) in
+            let id = try Self.insert(conversation, db)
+            guard !messages.isEmpty else { return (id, []) }
+            let ids = try Self.insert(
+                messages, settings: conversation.settings, systemPrompt: conversation.systemPrompt, into: id, db)
+            return (id, ids)
         }
+    }
+
+    /// Inserts `conversation` (no messages) under a new id, which it returns.
+    private static func insert(_ conversation: Conversation, _ db: SQLiteConnection) throws(StorageError) -> String {
+        let now = Self.now()
+        for _ in 0..<20 {
+            let id = Self.newID()
+            let taken = try db.firstRow("SELECT 1 FROM conversation WHERE id = ?", [id]) { _ throws(StorageError) in
+                true
+            }
+            guard taken == nil else { continue }
+            try db.run(
+                "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+                [id, conversation.title ?? "", now, now])
+            return id
+        }
+        throw StorageError.database("could not choose a conversation id")
     }
 
     /// All of `messages` in one transaction (a `/load`ed conversation of a thousand turns is
@@ -535,9 +553,19 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         return title.count > 60 ? String(title.prefix(59)) + "…" : title
     }
 
+    /// Eight random base-36 digits: the low ones of one random 64-bit number (one getrandom(2)
+    /// call, not one per digit). 36⁸ is below 2⁶⁴, so they are all but uniform (a bias under 10⁻⁶).
     static func newID() -> String {
-        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
-        return String((0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] })
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+        var generator = SystemRandomNumberGenerator()
+        var bits = generator.next()
+        var digits: [UInt8] = []
+        digits.reserveCapacity(8)
+        for _ in 0..<8 {
+            digits.append(alphabet[Int(bits % 36)])
+            bits /= 36
+        }
+        return String(decoding: digits, as: UTF8.self)
     }
 
     static func now() -> Double {

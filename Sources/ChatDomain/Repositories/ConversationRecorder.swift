@@ -4,6 +4,11 @@
 public protocol ConversationRecorder: Sendable {
     /// Stores a new conversation (no messages yet) and returns its short id.
     func begin(_ conversation: Conversation) async -> String?
+    /// Stores a new conversation with its first `messages` (`append`'s), in one go where the
+    /// store can: its short id and the messages' row ids (nil if they were not stored), or nil
+    /// if the conversation could not be stored.
+    func begin(_ conversation: Conversation, storing messages: [ChatMessage]) async
+        -> (id: String, messageIDs: [Int64]?)?
     /// Stores `messages` at the end of conversation `conversationID`; returns their row ids in
     /// order, or nil if they could not all be stored (a store with transactions stores none then).
     func append(
@@ -20,6 +25,16 @@ public protocol ConversationRecorder: Sendable {
 }
 
 extension ConversationRecorder {
+    /// `begin`, then `append` of `messages`: two writes.
+    public func begin(_ conversation: Conversation, storing messages: [ChatMessage]) async
+        -> (id: String, messageIDs: [Int64]?)?
+    {
+        guard let id = await begin(conversation) else { return nil }
+        let ids = await append(
+            contentsOf: messages, settings: conversation.settings, systemPrompt: conversation.systemPrompt, to: id)
+        return (id, ids)
+    }
+
     /// Stores `message` at the end of conversation `conversationID`; returns its row id.
     public func append(
         _ message: ChatMessage, settings: ChatSettings, systemPrompt: String?, to conversationID: String

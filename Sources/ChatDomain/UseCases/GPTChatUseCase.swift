@@ -27,15 +27,15 @@ public struct GPTChatUseCase: ChatUseCase {
         return await answer(&conversation, onEvent: onEvent) { conversation in
             guard let recorder else { return }
             if conversation.id == nil {
-                conversation.id = await recorder.begin(conversation)
                 // A conversation that began elsewhere (read from a file) is stored whole (in one go), so
-                // continuing it later carries every turn.
-                guard let id = conversation.id else { return }
+                // continuing it later carries every turn; with the conversation itself, in one write.
                 let unsaved = conversation.messages.indices.filter { conversation.messages[$0].storageID == nil }
-                let ids = await recorder.append(
-                    contentsOf: unsaved.map { conversation.messages[$0] }, settings: conversation.settings,
-                    systemPrompt: conversation.systemPrompt, to: id)
-                for (index, storageID) in zip(unsaved, ids ?? []) { conversation.setStorageID(storageID, at: index) }
+                let stored = await recorder.begin(conversation, storing: unsaved.map { conversation.messages[$0] })
+                guard let stored else { return }
+                conversation.id = stored.id
+                for (index, storageID) in zip(unsaved, stored.messageIDs ?? []) {
+                    conversation.setStorageID(storageID, at: index)
+                }
             } else if let id = conversation.id, let last = conversation.messages.indices.last {
                 let storageID = await recorder.append(
                     conversation.messages[last], settings: conversation.settings,
