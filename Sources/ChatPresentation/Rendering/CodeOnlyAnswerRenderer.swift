@@ -43,9 +43,9 @@ public final class CodeOnlyAnswerRenderer: AnswerRenderer {
             show(filter.feed(piece))
         case .retrying(let attempt, let limit, let delay, let reason):
             guard notes.isTerminal else { return }
-            let tenths = Int((delay * 10).rounded())
             notes.write(
-                notesStyle.note("retrying in \(tenths / 10).\(tenths % 10) s (\(attempt)/\(limit)): \(reason)") + "\n")
+                notesStyle.note(ErrorWording.retryNote(attempt: attempt, limit: limit, delay: delay, reason: reason))
+                    + "\n")
         case .reasoning, .usage, .finished:
             break
         }

@@ -40,8 +40,7 @@ public final class PlainAnswerRenderer: AnswerRenderer {
             // Said on a terminal only: a script sees the final outcome.
             guard notes.isTerminal else { return }
             notes.write(
-                notesStyle.note(
-                    "retrying in \(Self.seconds(delay)) (\(attempt)/\(limit)): \(ServerText.line(reason, limit: 80))")
+                notesStyle.note(ErrorWording.retryNote(attempt: attempt, limit: limit, delay: delay, reason: reason))
                     + "\n")
         case .usage, .finished:
             break
@@ -55,11 +54,6 @@ public final class PlainAnswerRenderer: AnswerRenderer {
             output.write("\n")
             endsWithNewline = true
         }
-    }
-
-    private static func seconds(_ value: Double) -> String {
-        let tenths = Int((value * 10).rounded())
-        return "\(tenths / 10).\(tenths % 10) s"
     }
 
     private func endReasoning() {

@@ -41,7 +41,8 @@ public struct ShellCommandPresenter {
             if case .retrying(let attempt, let limit, let delay, let reason) = event, notes.isTerminal {
                 indicator.stop()
                 notes.write(
-                    notesStyle.note("retrying in \(Int(delay.rounded())) s (\(attempt)/\(limit)): \(reason)") + "\n")
+                    notesStyle.note(
+                        ErrorWording.retryNote(attempt: attempt, limit: limit, delay: delay, reason: reason)) + "\n")
             }
         }
         indicator.stop()

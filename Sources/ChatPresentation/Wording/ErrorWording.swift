@@ -127,6 +127,15 @@ public enum ErrorWording {
         }
     }
 
+    /// The note shown on a terminal when a request is sent again, e.g.
+    /// `retrying in 1.5 s (1/2): 503 Service Unavailable`; the reason (which may quote the server)
+    /// shown as `ServerText` makes it.
+    public static func retryNote(attempt: Int, limit: Int, delay: Double, reason: String) -> String {
+        let tenths = Int((delay * 10).rounded())
+        return
+            "retrying in \(tenths / 10).\(tenths % 10) s (\(attempt)/\(limit)): \(ServerText.line(reason, limit: 80))"
+    }
+
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
