@@ -22,17 +22,11 @@ struct OneShotMode {
             useCase: session.useCase, notes: session.stderr, notesStyle: session.notesStyle,
             makeRenderer: makeRenderer)
         let conversation = session.conversation
-        let task = Task {
+        let (outcome, signal) = await SignalWatcher.cancellingOnSignal {
             var conversation = conversation
             return await presenter.run(message, in: &conversation)
         }
-        let signals = SignalWatcher()
-        let received = SignalRecord()
-        signals.start { number in
-            received.store(number)
-            task.cancel()
-        }
-        switch await task.value {
+        switch outcome {
         case .answered:
             // `--code` with no code block: nothing usable was written.
             return session.codeOnly && !code.foundCode ? 1 : 0
@@ -41,7 +35,7 @@ struct OneShotMode {
         case .failed:
             return 1
         case .interrupted:
-            return SignalWatcher.exitStatus(for: received.last ?? SIGINT)
+            return SignalWatcher.exitStatus(for: signal ?? SIGINT)
         }
     }
 }

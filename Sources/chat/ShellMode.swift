@@ -22,19 +22,13 @@ struct ShellMode {
             useCase: session.useCase, output: session.stdout, notes: session.stderr, outputStyle: session.outputStyle,
             notesStyle: session.notesStyle, terminal: terminal, makeRenderer: session.makeRenderer)
         let conversation = session.conversation
-        let task = Task {
+        // Ctrl-C stops the request; while the command runs it is the command's (the shell
+        // started it with the signal's default handling), and chat waits for its status.
+        let (outcome, signal) = await SignalWatcher.cancellingOnSignal {
             var conversation = conversation
             return await presenter.run(request, in: &conversation)
         }
-        // Ctrl-C stops the request; while the command runs it is the command's (the shell
-        // started it with the signal's default handling), and chat waits for its status.
-        let signals = SignalWatcher()
-        let received = SignalRecord()
-        signals.start { number in
-            received.store(number)
-            task.cancel()
-        }
-        switch await task.value {
+        switch outcome {
         case .printed:
             return 0
         case .ran(let command, let status):
@@ -43,7 +37,7 @@ struct ShellMode {
         case .declined:
             return 1
         case .interrupted:
-            return SignalWatcher.exitStatus(for: received.last ?? SIGINT)
+            return SignalWatcher.exitStatus(for: signal ?? SIGINT)
         case .failed:
             return 1
         }

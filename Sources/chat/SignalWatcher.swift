@@ -31,6 +31,23 @@ final class SignalWatcher {
         self.source = source
     }
 
+    /// Runs `operation` in a task that SIGINT, SIGTERM and SIGHUP cancel (a one-shot's answer, a
+    /// `-x` question); returns its result and the last signal received, if any.
+    static func cancellingOnSignal<T: Sendable>(
+        _ operation: sending @escaping @isolated(any) () async -> T
+    ) async -> (value: T, signal: Int32?) {
+        let task = Task(operation: operation)
+        let signals = SignalWatcher()
+        let received = SignalRecord()
+        signals.start { number in
+            received.store(number)
+            task.cancel()
+        }
+        let value = await task.value
+        withExtendedLifetime(signals) {}  // watching until the task has ended
+        return (value, received.last)
+    }
+
     /// The conventional exit status for a signal: 128 + its number.
     static func exitStatus(for signal: Int32) -> Int32 { 128 + signal }
 }
