@@ -15,7 +15,8 @@ let symbolOrder = Context.packageDirectory + "/scripts/symbol-order.txt"
     let glibcVersion: [Int] = {  // "glibc 2.36" → [2, 36]
         var text = [CChar](repeating: 0, count: 64)
         guard confstr(Int32(_CS_GNU_LIBC_VERSION), &text, text.count) > 0 else { return [] }
-        return String(cString: text).split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
+        let name = String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.split(separator: " ").last?.split(separator: ".").compactMap { Int($0) } ?? []
     }()
     let packRelocations = glibcVersion.count >= 2 && !glibcVersion.lexicographicallyPrecedes([2, 36])
 #else
@@ -23,7 +24,8 @@ let symbolOrder = Context.packageDirectory + "/scripts/symbol-order.txt"
 #endif
 // And they link the 18 functions of libstdc++ that Swift's runtime uses from the static
 // libstdc++.a, when the compiler has one, instead of loading libstdc++.so.6 (about 1 MiB less resident
-// per run): scripts/link/libstdc++.so, found first by the toolchain's -lstdc++, names it.
+// per run): scripts/link/libstdc++.so, found first by the toolchain's -lstdc++, names it; and
+// scripts/link/libgcc_s.so, found first by its -lgcc_s, names the unwinder's libgcc_eh.a beside it.
 #if canImport(Glibc)
     let staticLibstdcxx: Bool = {
         var found = glob_t()
@@ -33,6 +35,37 @@ let symbolOrder = Context.packageDirectory + "/scripts/symbol-order.txt"
 #else
     let staticLibstdcxx = false
 #endif
+// And they link SQLite and libedit (with libedit's own libtinfo, libbsd and libmd) from the
+// system's static archives when those are installed (Debian's -dev packages ship them), instead of
+// loading five more shared libraries at every start: with libgcc_s (above), about 1.3 ms of a
+// one-shot's 14 (docs/PERFORMANCE.md, round 9). libcurl and its TLS stay shared, so security
+// updates reach them.
+#if canImport(Glibc)
+    func installed(_ archive: String) -> Bool {
+        var found = glob_t()
+        defer { globfree(&found) }
+        return ["/usr/lib/*-linux-gnu*/", "/usr/lib64/", "/usr/lib/"].contains {
+            glob($0 + archive, 0, nil, &found) == 0 && found.gl_pathc > 0
+        }
+    }
+    let staticSQLite = installed("libsqlite3.a")
+    let staticEdit = ["libedit.a", "libtinfo.a", "libbsd.a", "libmd.a"].allSatisfy(installed)
+#else
+    let staticSQLite = false
+    let staticEdit = false
+#endif
+/// How release builds link `library`: from its static `archives` (in link order) on Linux when
+/// `statically`, else shared. (Debug builds, the tests', link it shared: each target names it
+/// with `.linkedLibrary`, which ../shared/tools/check-system-deps reads.)
+func releaseLinking(_ library: String, statically: Bool, archives: [String]) -> [LinkerSetting] {
+    guard statically else { return [.linkedLibrary(library, .when(configuration: .release))] }
+    return [
+        .linkedLibrary(library, .when(platforms: [.macOS], configuration: .release)),
+        .unsafeFlags(
+            archives.flatMap { ["-Xlinker", "-l:" + $0] }, .when(platforms: [.linux], configuration: .release)),
+    ]
+}
+
 let releaseLinkerFlags =
     ["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(symbolOrder)", "-Xlinker", "--no-warn-symbol-ordering"]
     + (packRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : [])
@@ -58,24 +91,25 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        // The history database: the system's SQLite, through a thin layer in ChatData.
-        .systemLibrary(
-            name: "CSQLite",
-            pkgConfig: "sqlite3",
-            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
-        ),
-        // The REPL's line editor.
-        .systemLibrary(
-            name: "CEdit",
-            pkgConfig: "libedit",
-            providers: [.apt(["libedit-dev"]), .brew(["libedit"])]
-        ),
+        // The history database: the system's SQLite (headers only here: ChatData links it, shared
+        // or static, see above), through a thin layer in ChatData. No pkg-config: its flags would
+        // name the shared library first. scripts/deps installs libsqlite3-dev.
+        .systemLibrary(name: "CSQLite"),
+        // The REPL's line editor (headers only; CTerminal links it). scripts/deps installs libedit-dev.
+        .systemLibrary(name: "CEdit"),
         // libedit's variadic calls and an async-signal-safe signal handler, for the REPL.
-        .target(name: "CTerminal", dependencies: ["CEdit"]),
+        .target(
+            name: "CTerminal", dependencies: ["CEdit"],
+            linkerSettings: [.linkedLibrary("edit", .when(configuration: .debug))]
+                + releaseLinking(
+                    "edit", statically: staticEdit, archives: ["libedit.a", "libtinfo.a", "libbsd.a", "libmd.a"])
+        ),
         .target(name: "ChatDomain"),
         .target(
             name: "ChatData",
-            dependencies: ["ChatDomain", "CCurl", "CSQLite"]
+            dependencies: ["ChatDomain", "CCurl", "CSQLite"],
+            linkerSettings: [.linkedLibrary("sqlite3", .when(configuration: .debug))]
+                + releaseLinking("sqlite3", statically: staticSQLite, archives: ["libsqlite3.a"])
         ),
         .target(name: "ChatPresentation", dependencies: ["ChatDomain"]),
         .executableTarget(

@@ -17,7 +17,8 @@ public struct DataDirectory: Sendable {
 
     /// Creates the directory (and its parents) if needed, mode 0700; false if it cannot.
     public func prepare() -> Bool {
-        FileSystem.makeDirectory(path, mode: 0o700) && FileSystem.restrict(path, mode: 0o700)
+        FileSystem.isDirectory(path, mode: 0o700)
+            || (FileSystem.makeDirectory(path, mode: 0o700) && FileSystem.restrict(path, mode: 0o700))
     }
 
     /// A file in the directory.

@@ -105,7 +105,7 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
             if Self.fileSize(path + "-wal") > Self.walCheckpointBytes {
                 try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
             }
-            for suffix in ["", "-wal", "-shm"] { chmod(path + suffix, 0o600) }
+            for suffix in ["", "-wal", "-shm"] { _ = FileSystem.restrictIfNeeded(path + suffix, mode: 0o600) }
             return .success(connection)
         } catch {
             return .failure(.database("cannot open \(path): \(reason(error))"))

@@ -99,6 +99,21 @@ enum FileSystem {
         chmod(path, mode) == 0
     }
 
+    /// Whether `path` is a directory whose permission bits are `mode` already: one `stat`, where
+    /// `makeDirectory` and `restrict` take a system call per parent and write the inode.
+    static func isDirectory(_ path: String, mode: mode_t) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && info.st_mode & 0o7777 == mode
+    }
+
+    /// `restrict`, only for a file whose bits differ (a `chmod` writes the inode even when they
+    /// do not): true when `path` has `mode` now or is not there.
+    static func restrictIfNeeded(_ path: String, mode: mode_t) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno == ENOENT }
+        return info.st_mode & 0o7777 == mode || chmod(path, mode) == 0
+    }
+
     /// What is at `path`: a regular file, a directory, something else, or nothing that can be
     /// examined (with the reason).
     enum Kind: Equatable {
