@@ -468,13 +468,14 @@ extension OpenAIGPTRepositoryTests {
         headers: [(name: String, value: String)] = [],
         idleTimeout: Double = 10,
         retry: RetryPolicy = RetryPolicy(maxRetries: 0),
-        client: CurlHTTPClient = CurlHTTPClient()
+        client: CurlHTTPClient = CurlHTTPClient(),
+        readingExecutor: ConsumerExecutor = .shared
     ) -> OpenAIGPTRepository {
         OpenAIGPTRepository(
             server: ServerConfiguration(
                 baseURL: server.baseURL, apiKey: apiKey, headers: headers, connectTimeout: 5, idleTimeout: idleTimeout,
                 proxy: "", retry: retry),
-            transport: client)
+            transport: client, readingExecutor: readingExecutor)
     }
 
     static func request(stream: Bool = true) -> ChatRequest {

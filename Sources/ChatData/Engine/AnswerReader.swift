@@ -64,9 +64,11 @@ final class AnswerReader<Provider: ChatProvider>: @unchecked Sendable {
                 return nil
             }
             if !warmedUp {
-                // The request is on its way: the decoding path's first-use costs go here.
+                // The request is on its way: the first-use costs of the decoding path, and of
+                // reading on the transfer's thread, go here.
                 warmedUp = true
                 Attempt.warmUp(runner.provider)
+                ConsumerExecutor.warmUp()
             }
             do {
                 if try await current.read(into: &events) { continue }

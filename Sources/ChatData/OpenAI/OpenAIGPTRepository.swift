@@ -5,14 +5,21 @@ import ChatDomain
 /// (`RequestRunner`) in OpenAI's terms (`OpenAIProvider`).
 public struct OpenAIGPTRepository: GPTRepository {
     private let runner: RequestRunner<OpenAIProvider>
+    /// A reader of `streamChat` that prefers it reads a token that comes after a pause on the
+    /// thread it arrived on (see `ConsumerExecutor`).
+    public let readingExecutor: (any TaskExecutor)?
 
     /// Creates a repository that reaches `server` through `client`.
     public init(server: ServerConfiguration, client: CurlHTTPClient) {
         self.init(server: server, transport: client)
     }
 
-    init(server: ServerConfiguration, transport: any HTTPClient) {
+    init(
+        server: ServerConfiguration, transport: any HTTPClient,
+        readingExecutor: ConsumerExecutor = .shared
+    ) {
         runner = RequestRunner(server: server, client: transport, provider: OpenAIProvider())
+        self.readingExecutor = readingExecutor
     }
 
     public func streamChat(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, any Error> {

@@ -29,6 +29,11 @@ final class ResponseChannel: @unchecked Sendable {
     /// line (libcurl writes at most 16 KiB at a time).
     static let defaultLimit = 256 * 1024
 
+    /// A consumer that has waited this long is woken on the delivering thread (through
+    /// `ConsumerExecutor.runHere`, which runs it there if it prefers a `ConsumerExecutor`): a
+    /// burst's writes come microseconds apart, a model's tokens milliseconds.
+    static let quietNanoseconds: UInt64 = 1_000_000
+
     let limit: Int
     /// The consumer is gone (cancelled, or it dropped the stream), or the process is ending:
     /// the transfer stops at its next callback. Read without the lock by libcurl's callbacks.
@@ -47,6 +52,8 @@ final class ResponseChannel: @unchecked Sendable {
     private var consumerGone = false
     private var producerWaiting = false
     private var waitingConsumer: UnsafeContinuation<Void, Never>?
+    /// When the consumer began to wait (`MonotonicClock`).
+    private var waitingSince: UInt64 = 0
     /// The most bytes that waited at once, and how many times the consumer took bytes and the
     /// transfer waited for it (for tests and `--verbose`).
     private var stats = Stats()
@@ -56,6 +63,8 @@ final class ResponseChannel: @unchecked Sendable {
         var takes = 0
         var writes = 0
         var producerWaits = 0
+        /// Deliveries that ran the consumer on the transfer's thread.
+        var wakesHere = 0
     }
 
     init(limit: Int = ResponseChannel.defaultLimit) {
@@ -108,8 +117,13 @@ final class ResponseChannel: @unchecked Sendable {
         stats.writes += 1
         if body.count > stats.peakBuffered { stats.peakBuffered = body.count }
         let consumer = takeWaitingConsumer()
+        let quiet = consumer != nil && MonotonicClock.nanoseconds() &- waitingSince >= Self.quietNanoseconds
+        if quiet { stats.wakesHere += 1 }
         pthread_mutex_unlock(mutex)
-        consumer?.resume()
+        if let consumer {
+            // A token after a pause: read it here, without waking another thread for it.
+            if quiet { ConsumerExecutor.runHere { consumer.resume() } } else { consumer.resume() }
+        }
         return true
     }
 
@@ -166,6 +180,7 @@ final class ResponseChannel: @unchecked Sendable {
                         continuation.resume()
                     } else {
                         waitingConsumer = continuation
+                        waitingSince = MonotonicClock.nanoseconds()
                         pthread_mutex_unlock(mutex)
                     }
                 }

@@ -9,4 +9,13 @@ public protocol GPTRepository: Sendable {
 
     /// The models the server offers.
     func listModels() async -> Result<[ModelInfo], ChatError>
+
+    /// The executor the task reading `streamChat`'s events should prefer while it reads them,
+    /// if the repository has one (one that can run the reader where the answer arrives); nil by
+    /// default.
+    var readingExecutor: (any TaskExecutor)? { get }
+}
+
+extension GPTRepository {
+    public var readingExecutor: (any TaskExecutor)? { nil }
 }

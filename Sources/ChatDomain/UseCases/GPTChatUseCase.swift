@@ -89,10 +89,16 @@ public struct GPTChatUseCase: ChatUseCase {
             }
         }
         do {
-            for try await event in events {
-                partial.add(event)
-                onEvent(event)
-                recording?.add(event)
+            // Within the repository's preferred executor, which may run this loop where the
+            // answer arrives (unless this task prefers one of its own); when the loop ends, the
+            // task is back where it was.
+            let preferred = withUnsafeCurrentTask { $0?.unownedTaskExecutor } == nil ? repository.readingExecutor : nil
+            try await withTaskExecutorPreference(preferred) {
+                for try await event in events {
+                    partial.add(event)
+                    onEvent(event)
+                    recording?.add(event)
+                }
             }
             // A cancelled consumer ends the loop without an error: check before calling it whole.
             try Task.checkCancellation()

@@ -1,0 +1,120 @@
+import ChatDomain
+import ChatTestSupport
+import Foundation
+import Testing
+
+@testable import ChatData
+
+/// A reader that prefers `ConsumerExecutor.shared` reads a piece that comes after a pause on
+/// the transfer's thread, right where it arrived; a burst elsewhere; and it is off that thread
+/// again when its loop ends, so `shutdown` (which waits for the transfer's thread) cannot be
+/// reached from inside libcurl's callback.
+@Suite("ConsumerExecutor", .onOwnThread, .timeLimit(.minutes(1))) struct ConsumerExecutorTests {
+    static let pieces = (0..<3).map { Array("piece \($0)\n".utf8) }
+    /// What is not read on the transfer's thread runs where the suite runs (the cooperative
+    /// threads may be blocked by other tests).
+    static let executor = ConsumerExecutor(fallback: OwnThreadExecutor.shared)
+
+    /// The head, then each piece after a pause longer than `ResponseChannel.quietNanoseconds`.
+    static func slowServer() throws -> LoopbackServer {
+        try LoopbackServer { _, _ in
+            [.head(status: 200, headers: [("Content-Type", "text/plain")], chunked: true)]
+                + pieces.flatMap { [ServerStep.pause(0.05), .body($0)] } + [.end]
+        }
+    }
+
+    @Test func aPieceAfterAPauseIsReadOnTheThreadItArrivedOn() async throws {
+        let server = try Self.slowServer()
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let client = CurlHTTPClient()
+        let stream = client.send(CurlHTTPClientTests.request(server))
+        var received: [UInt8] = []
+        var readHere: [Bool] = []
+        try await withTaskExecutorPreference(Self.executor) {
+            for try await part in stream {
+                guard case .body(let bytes) = part else { continue }
+                received += bytes
+                readHere.append(ConsumerExecutor.runsHere)
+            }
+        }
+        #expect(received == Self.pieces.flatMap { $0 })
+        #expect(readHere == Array(repeating: true, count: Self.pieces.count), "\(stream.channel.counters)")
+        #expect(stream.channel.counters.wakesHere == Self.pieces.count)
+        // The loop's scope is over: the task is back on the global executor.
+        #expect(!ConsumerExecutor.runsHere)
+        #expect(await LoopbackTestHelpers.eventually(timeout: 2) { client.activeTransfers == 0 })
+    }
+
+    @Test func aReaderWithoutThePreferenceIsWokenElsewhere() async throws {
+        let server = try Self.slowServer()
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let client = CurlHTTPClient()
+        let stream = client.send(CurlHTTPClientTests.request(server))
+        var received: [UInt8] = []
+        var readHere: [Bool] = []
+        for try await part in stream {
+            guard case .body(let bytes) = part else { continue }
+            received += bytes
+            readHere.append(ConsumerExecutor.runsHere)
+        }
+        #expect(received == Self.pieces.flatMap { $0 })
+        #expect(!readHere.isEmpty && !readHere.contains(true), "\(readHere)")
+    }
+
+    @Test func aBurstIsReadElsewhereInBatches() async throws {
+        let events = (0..<3_000).map { Array("data: {\"n\":\($0)}\n\n".utf8) }
+        let server = try LoopbackServer { _, _ in
+            [.head(status: 200, headers: [("Content-Type", "text/event-stream")], chunked: true)]
+                + events.map { ServerStep.body($0) } + [.end]
+        }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let client = CurlHTTPClient()
+        let stream = client.send(CurlHTTPClientTests.request(server))
+        var received: [UInt8] = []
+        try await withTaskExecutorPreference(Self.executor) {
+            for try await part in stream {
+                if case .body(let bytes) = part { received += bytes }
+            }
+        }
+        #expect(received == events.flatMap { $0 })
+        let counters = stream.channel.counters
+        // Only a wake after a pause (the first write, after the head; a moment the server's
+        // thread was not running, on a busy machine) runs the reader there.
+        #expect(counters.wakesHere < counters.writes / 10, "\(counters)")
+        #expect(counters.takes < counters.writes, "\(counters)")
+    }
+
+    /// The answer's last event comes after a pause and the server keeps the connection open:
+    /// the use case's loop reads it on the transfer's thread and ends there (the stream said
+    /// `[DONE]`), and must have left that thread when `send` returns, or `shutdown`, which waits
+    /// for it, would wait from inside it.
+    @Test func anAnswerThatEndsOnTheTransfersThreadLeavesItBeforeShutdown() async throws {
+        let chunk = #"data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}"# + "\n\ndata: [DONE]\n\n"
+        let server = try LoopbackServer { _, _ in
+            [
+                .head(status: 200, headers: [("Content-Type", "text/event-stream")], chunked: true),
+                .pause(0.05), .body(Array(chunk.utf8)), .pause(5), .end,
+            ]
+        }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let client = CurlHTTPClient()
+        let repository = OpenAIGPTRepositoryTests.repository(server, client: client, readingExecutor: Self.executor)
+        // A task with no executor preference of its own, as chat's are: the use case takes the
+        // repository's.
+        let (turn, readHere) = await Task.detached {
+            var conversation = Conversation(settings: ChatSettings(model: "test-model"))
+            var readHere: [Bool] = []
+            let turn = await GPTChatUseCase(repository: repository).send("Hello", in: &conversation) { event in
+                if case .text = event { readHere.append(ConsumerExecutor.runsHere) }
+            }
+            return (turn, readHere)
+        }.value
+        #expect(turn.answer?.content == "Hi")
+        #expect(readHere == [true], "the answer was not read on the transfer's thread: the test proves nothing")
+        #expect(!ConsumerExecutor.runsHere)
+        let started = Date()
+        client.shutdown(timeout: 4)
+        #expect(Date().timeIntervalSince(started) < 2, "shutdown waited for the transfer's thread")
+        #expect(client.activeTransfers == 0)
+    }
+}
