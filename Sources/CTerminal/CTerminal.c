@@ -6,12 +6,19 @@
 #include <histedit.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <wchar.h>
+
+// ---- Process -------------------------------------------------------------------------------
+
+void cterm_use_one_heap(void) {
+    mallopt(M_ARENA_MAX, 1);
+}
 
 // ---- Signals -------------------------------------------------------------------------------
 

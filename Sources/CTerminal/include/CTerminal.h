@@ -6,6 +6,12 @@
 
 #include <stddef.h>
 
+// ---- Process -------------------------------------------------------------------------------
+
+/// Makes glibc's malloc keep one heap for all threads (M_ARENA_MAX 1). Call before any
+/// thread is started.
+void cterm_use_one_heap(void);
+
 // ---- Signals -------------------------------------------------------------------------------
 
 /// Installs a handler for SIGINT, SIGTERM and SIGHUP that records the signal and writes one
