@@ -54,8 +54,9 @@ final class ResponseChannel: @unchecked Sendable {
     private var waitingConsumer: UnsafeContinuation<Void, Never>?
     /// When the consumer began to wait (`MonotonicClock`).
     private var waitingSince: UInt64 = 0
-    /// The most bytes that waited at once, and how many times the consumer took bytes and the
-    /// transfer waited for it (for tests and `--verbose`).
+    /// The most bytes that waited at once, how many times the consumer took bytes and the
+    /// transfer waited for it, and how often a delivery woke the consumer on its own thread (for
+    /// tests).
     private var stats = Stats()
 
     struct Stats: Equatable {
