@@ -1,19 +1,30 @@
+import Synchronization
+
 /// The languages code blocks are highlighted in, by the names an info string uses. A name not
 /// here is shown plain.
 enum CodeLanguages {
     /// The lexing rules for the language an info string names (`swift`, `py`, `c++`…), if known.
+    /// Each language's rules (its word sets) are made the first time a block names it, not all
+    /// twenty at the first code block (3 M instructions, about 5 % of rendering a long answer).
     static func named(_ name: String) -> CodeLanguage? {
-        let key = name.lowercased()
-        return byName[key]
+        guard let index = indexByName[name.lowercased()] else { return nil }
+        return made.withLock { made in
+            if let language = made[index] { return language }
+            let language = CodeLanguage(all[index].rules)
+            made[index] = language
+            return language
+        }
     }
 
-    private static let byName: [String: CodeLanguage] = {
-        var table: [String: CodeLanguage] = [:]
-        for (names, language) in all {
-            for name in names.split(separator: " ") { table[String(name)] = language }
+    private static let indexByName: [String: Int] = {
+        var table: [String: Int] = [:]
+        for (index, entry) in all.enumerated() {
+            for name in entry.names.split(separator: " ") { table[String(name)] = index }
         }
         return table
     }()
+
+    private static let made = Mutex<[Int: CodeLanguage]>([:])
 
     private static let cComment: (open: [UInt8], close: [UInt8]) = (Array("/*".utf8), Array("*/".utf8))
     private static let slashes = [Array("//".utf8)]
@@ -21,10 +32,10 @@ enum CodeLanguages {
     private static let dashes = [Array("--".utf8)]
     private static let quotes = [CodeLanguage.string("\""), CodeLanguage.string("'")]
 
-    private static let all: [(String, CodeLanguage)] = [
+    private static let all: [(names: String, rules: @Sendable (inout CodeLanguage.Spec) -> Void)] = [
         (
             "swift",
-            CodeLanguage {
+            {
                 $0.lineComments = slashes
                 $0.blockComment = cComment
                 $0.strings = [CodeLanguage.string("\"\"\"", multiline: true), CodeLanguage.string("\"")]
@@ -42,7 +53,7 @@ enum CodeLanguages {
         ),
         (
             "python py python3 py3 pyi",
-            CodeLanguage {
+            {
                 $0.lineComments = hash
                 $0.strings =
                     [
@@ -59,7 +70,7 @@ enum CodeLanguages {
         ),
         (
             "javascript js jsx mjs cjs node typescript ts tsx mts",
-            CodeLanguage {
+            {
                 $0.lineComments = slashes
                 $0.blockComment = cComment
                 $0.strings = quotes + [CodeLanguage.string("`", multiline: true)]
@@ -76,7 +87,7 @@ enum CodeLanguages {
         ),
         (
             "go golang",
-            CodeLanguage {
+            {
                 $0.lineComments = slashes
                 $0.blockComment = cComment
                 $0.strings = [
@@ -94,7 +105,7 @@ enum CodeLanguages {
         ),
         (
             "rust rs",
-            CodeLanguage {
+            {
                 $0.lineComments = slashes
                 $0.blockComment = cComment
                 $0.strings = [CodeLanguage.string("\"", multiline: true)]
@@ -109,7 +120,7 @@ enum CodeLanguages {
         ),
         (
             "c h cpp c++ cc cxx hpp hh hxx h++ objc objective-c",
-            CodeLanguage {
+            {
                 $0.lineComments = slashes
                 $0.blockComment = cComment
                 $0.strings = quotes
@@ -127,7 +138,7 @@ enum CodeLanguages {
         ),
         (
             "java kotlin kt kts scala csharp cs c# dart groovy",
-            CodeLanguage {
+            {
                 $0.lineComments = slashes
                 $0.blockComment = cComment
                 $0.strings = [CodeLanguage.string("\"\"\"", multiline: true)] + quotes
@@ -145,7 +156,7 @@ enum CodeLanguages {
         ),
         (
             "sh bash shell zsh ksh fish console shellsession sh-session",
-            CodeLanguage {
+            {
                 $0.lineComments = hash
                 $0.lineCommentAtWordStart = true
                 $0.strings = [CodeLanguage.string("\""), CodeLanguage.string("'", multiline: true, escapes: false)]
@@ -158,7 +169,7 @@ enum CodeLanguages {
         ),
         (
             "json jsonc json5 jsonl geojson",
-            CodeLanguage {
+            {
                 $0.lineComments = slashes
                 $0.blockComment = cComment
                 $0.strings = [CodeLanguage.string("\"")]
@@ -167,7 +178,7 @@ enum CodeLanguages {
         ),
         (
             "yaml yml",
-            CodeLanguage {
+            {
                 $0.lineComments = hash
                 $0.lineCommentAtWordStart = true
                 $0.strings = [CodeLanguage.string("\""), CodeLanguage.string("'", escapes: false)]
@@ -178,7 +189,7 @@ enum CodeLanguages {
         ),
         (
             "toml ini cfg conf properties editorconfig",
-            CodeLanguage {
+            {
                 $0.lineComments = hash + [Array(";".utf8)]
                 $0.lineCommentAtWordStart = true
                 $0.strings =
@@ -192,7 +203,7 @@ enum CodeLanguages {
         ),
         (
             "sql mysql postgresql postgres psql sqlite plsql tsql",
-            CodeLanguage {
+            {
                 $0.lineComments = dashes
                 $0.blockComment = cComment
                 $0.strings = [CodeLanguage.string("'"), CodeLanguage.string("\"")]
@@ -211,7 +222,7 @@ enum CodeLanguages {
         ),
         (
             "html htm xhtml xml svg vue svelte plist xsl",
-            CodeLanguage {
+            {
                 $0.blockComment = (Array("<!--".utf8), Array("-->".utf8))
                 $0.markup = true
                 $0.dashInWords = true
@@ -219,13 +230,13 @@ enum CodeLanguages {
         ),
         (
             "diff patch udiff",
-            CodeLanguage {
+            {
                 $0.lineRule = .diff
             }
         ),
         (
             "ruby rb",
-            CodeLanguage {
+            {
                 $0.lineComments = hash
                 $0.strings = quotes
                 $0.keywords = CodeLanguage.words(
@@ -239,7 +250,7 @@ enum CodeLanguages {
         ),
         (
             "lua",
-            CodeLanguage {
+            {
                 $0.lineComments = dashes
                 $0.strings = quotes
                 $0.keywords = CodeLanguage.words(
@@ -249,7 +260,7 @@ enum CodeLanguages {
         ),
         (
             "php",
-            CodeLanguage {
+            {
                 $0.lineComments = slashes + hash
                 $0.blockComment = cComment
                 $0.strings = quotes
@@ -265,7 +276,7 @@ enum CodeLanguages {
         ),
         (
             "css scss less",
-            CodeLanguage {
+            {
                 $0.blockComment = cComment
                 $0.strings = quotes
                 $0.keys = true
@@ -275,7 +286,7 @@ enum CodeLanguages {
         ),
         (
             "dockerfile docker containerfile",
-            CodeLanguage {
+            {
                 $0.lineComments = hash
                 $0.lineCommentAtWordStart = true
                 $0.strings = quotes
@@ -288,7 +299,7 @@ enum CodeLanguages {
         ),
         (
             "makefile make mk",
-            CodeLanguage {
+            {
                 $0.lineComments = hash
                 $0.variables = true
                 $0.keywords = CodeLanguage.words("ifeq ifneq ifdef ifndef else endif include define endef export")
