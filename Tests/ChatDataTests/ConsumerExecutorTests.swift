@@ -1,6 +1,7 @@
 import ChatDomain
 import ChatTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ChatData
@@ -39,9 +40,7 @@ import Testing
         }
         #expect(received == Self.pieces.flatMap { $0 })
         #expect(readHere == Array(repeating: true, count: Self.pieces.count), "\(stream.channel.counters)")
-        #expect(stream.channel.counters.wakesHere == Self.pieces.count)
-        // The loop's scope is over: the task is back on the global executor.
-        #expect(!ConsumerExecutor.runsHere)
+        #expect(stream.channel.counters.quietWakes == Self.pieces.count)
         #expect(await LoopbackTestHelpers.eventually(timeout: 2) { client.activeTransfers == 0 })
     }
 
@@ -80,14 +79,15 @@ import Testing
         let counters = stream.channel.counters
         // Only a wake after a pause (the first write, after the head; a moment the server's
         // thread was not running, on a busy machine) runs the reader there.
-        #expect(counters.wakesHere < counters.writes / 10, "\(counters)")
+        #expect(counters.quietWakes < counters.writes / 10, "\(counters)")
         #expect(counters.takes < counters.writes, "\(counters)")
     }
 
     /// The answer's last event comes after a pause and the server keeps the connection open:
     /// the use case's loop reads it on the transfer's thread and ends there (the stream said
-    /// `[DONE]`), and must have left that thread when `send` returns, or `shutdown`, which waits
-    /// for it, would wait from inside it.
+    /// `[DONE]`). What follows the loop (storing the answer, returning from `send`, `shutdown`,
+    /// which waits for the transfer's thread) must run off that thread, or it would run inside
+    /// libcurl's callback and `shutdown` would wait for itself.
     @Test func anAnswerThatEndsOnTheTransfersThreadLeavesItBeforeShutdown() async throws {
         let chunk = #"data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}"# + "\n\ndata: [DONE]\n\n"
         let server = try LoopbackServer { _, _ in
@@ -99,22 +99,60 @@ import Testing
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let client = CurlHTTPClient()
         let repository = OpenAIGPTRepositoryTests.repository(server, client: client, readingExecutor: Self.executor)
+        let recorder = ThreadNotingRecorder()
         // A task with no executor preference of its own, as chat's are: the use case takes the
-        // repository's.
-        let (turn, readHere) = await Task.detached {
+        // repository's. `shutdown` runs in it too, where chat calls it (not on the suite's thread).
+        let (turn, afterSend, shutdownSeconds) = await Task.detached {
             var conversation = Conversation(settings: ChatSettings(model: "test-model"))
-            var readHere: [Bool] = []
-            let turn = await GPTChatUseCase(repository: repository).send("Hello", in: &conversation) { event in
-                if case .text = event { readHere.append(ConsumerExecutor.runsHere) }
-            }
-            return (turn, readHere)
+            let turn = await GPTChatUseCase(repository: repository, recorder: recorder).send(
+                "Hello", in: &conversation
+            ) { _ in }
+            let afterSend = ConsumerExecutor.runsHere
+            let started = Date()
+            client.shutdown(timeout: 4)
+            return (turn, afterSend, Date().timeIntervalSince(started))
         }.value
         #expect(turn.answer?.content == "Hi")
-        #expect(readHere == [true], "the answer was not read on the transfer's thread: the test proves nothing")
-        #expect(!ConsumerExecutor.runsHere)
-        let started = Date()
-        client.shutdown(timeout: 4)
-        #expect(Date().timeIntervalSince(started) < 2, "shutdown waited for the transfer's thread")
+        #expect(recorder.added == [true], "the answer was not read on the transfer's thread: the test proves nothing")
+        #expect(recorder.finished == [false], "the answer was stored inside libcurl's callback")
+        #expect(!afterSend)
+        #expect(shutdownSeconds < 2, "shutdown waited for the transfer's thread")
         #expect(client.activeTransfers == 0)
+    }
+}
+
+/// Notes, for each answer event and for the answer's final write, whether it ran on the thread
+/// a delivery came on.
+private final class ThreadNotingRecorder: ConversationRecorder, AnswerRecording {
+    private let notes = Mutex((added: [Bool](), finished: [Bool]()))
+
+    var added: [Bool] { notes.withLock { $0.added } }
+    var finished: [Bool] { notes.withLock { $0.finished } }
+
+    func begin(_ conversation: Conversation) async -> String? { "c1" }
+
+    func append(
+        contentsOf messages: [ChatMessage], settings: ChatSettings, systemPrompt: String?, to conversationID: String
+    ) async -> [Int64]? {
+        messages.indices.map { Int64($0 + 1) }
+    }
+
+    func update(_ message: ChatMessage, id: Int64) async {}
+
+    func remove(ids: [Int64]) async {}
+
+    func recordAnswer(to conversationID: String, settings: ChatSettings, systemPrompt: String?)
+        -> any AnswerRecording
+    {
+        self
+    }
+
+    func add(_ event: ChatEvent) {
+        if case .text = event { notes.withLock { $0.added.append(ConsumerExecutor.runsHere) } }
+    }
+
+    func finish(_ answer: ChatMessage) async -> ChatMessage {
+        notes.withLock { $0.finished.append(ConsumerExecutor.runsHere) }
+        return answer
     }
 }

@@ -68,8 +68,15 @@ final class ConsumerExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Runs `wake` (which may resume a reader that prefers a `ConsumerExecutor`), then, on this
-    /// thread, whatever that made ready, until the reader waits again.
+    /// thread, whatever that made ready, until the reader waits again. Every job made ready on
+    /// this thread meanwhile runs here, not only the reader's: in practice there is no other (one
+    /// answer is read at a time, and the loop's body makes no tasks that prefer this executor).
     static func runHere(_ wake: () -> Void) {
+        // Already here (a delivery inside a delivery): the outer call runs what this one makes ready.
+        guard !runsHere else {
+            wake()
+            return
+        }
         let thread = pthread_self()
         visits.withLock { $0.append(Visit(thread: thread)) }
         wake()

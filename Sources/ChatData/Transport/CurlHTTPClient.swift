@@ -23,6 +23,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Aborts every running transfer and waits, up to `timeout` seconds, for their threads to end.
     /// Call it before the process exits.
     public func shutdown(timeout: Double = 2) {
+        // On a transfer's thread (inside libcurl's callback) this would wait for itself.
+        assert(!ConsumerExecutor.runsHere, "shutdown called on a transfer's thread")
         registry.abortEveryTransfer()
         registry.waitUntilIdle(timeout: timeout)
     }

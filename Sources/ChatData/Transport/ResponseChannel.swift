@@ -55,8 +55,7 @@ final class ResponseChannel: @unchecked Sendable {
     /// When the consumer began to wait (`MonotonicClock`).
     private var waitingSince: UInt64 = 0
     /// The most bytes that waited at once, how many times the consumer took bytes and the
-    /// transfer waited for it, and how often a delivery woke the consumer on its own thread (for
-    /// tests).
+    /// transfer waited for it, and how many deliveries woke it after a pause (for tests).
     private var stats = Stats()
 
     struct Stats: Equatable {
@@ -64,8 +63,9 @@ final class ResponseChannel: @unchecked Sendable {
         var takes = 0
         var writes = 0
         var producerWaits = 0
-        /// Deliveries that ran the consumer on the transfer's thread.
-        var wakesHere = 0
+        /// Deliveries that woke a consumer that had waited `quietNanoseconds` or more (through
+        /// `ConsumerExecutor.runHere`: it runs there if it prefers a `ConsumerExecutor`).
+        var quietWakes = 0
     }
 
     init(limit: Int = ResponseChannel.defaultLimit) {
@@ -119,7 +119,7 @@ final class ResponseChannel: @unchecked Sendable {
         if body.count > stats.peakBuffered { stats.peakBuffered = body.count }
         let consumer = takeWaitingConsumer()
         let quiet = consumer != nil && MonotonicClock.nanoseconds() &- waitingSince >= Self.quietNanoseconds
-        if quiet { stats.wakesHere += 1 }
+        if quiet { stats.quietWakes += 1 }
         pthread_mutex_unlock(mutex)
         if let consumer {
             // A token after a pause: read it here, without waking another thread for it.
