@@ -6,7 +6,9 @@
 #include <histedit.h>
 #include <langinfo.h>
 #include <locale.h>
+#ifdef __GLIBC__
 #include <malloc.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,12 @@
 // ---- Process -------------------------------------------------------------------------------
 
 void cterm_use_one_heap(void) {
+#ifdef __GLIBC__
+    // A person's own setting wins.
+    const char *tunables = getenv("GLIBC_TUNABLES");
+    if (getenv("MALLOC_ARENA_MAX") || (tunables && strstr(tunables, "arena_max"))) return;
     mallopt(M_ARENA_MAX, 1);
+#endif
 }
 
 // ---- Signals -------------------------------------------------------------------------------

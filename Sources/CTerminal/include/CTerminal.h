@@ -8,8 +8,8 @@
 
 // ---- Process -------------------------------------------------------------------------------
 
-/// Makes glibc's malloc keep one heap for all threads (M_ARENA_MAX 1). Call before any
-/// thread is started.
+/// Makes glibc's malloc keep one heap for all threads (M_ARENA_MAX 1), unless MALLOC_ARENA_MAX
+/// or GLIBC_TUNABLES sets it; nothing elsewhere. Call before any thread is started.
 void cterm_use_one_heap(void);
 
 // ---- Signals -------------------------------------------------------------------------------
