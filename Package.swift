@@ -41,12 +41,16 @@ let symbolOrder = Context.packageDirectory + "/scripts/symbol-order.txt"
 // one-shot's 14 (docs/PERFORMANCE.md, round 9). libcurl and its TLS stay shared, so security
 // updates reach them.
 #if canImport(Glibc)
+    // This machine's own library directory (not another architecture's, on a multiarch system).
+    #if arch(x86_64)
+        let multiarch = "/usr/lib/x86_64-linux-gnu/"
+    #elseif arch(arm64)
+        let multiarch = "/usr/lib/aarch64-linux-gnu/"
+    #else
+        let multiarch = "/usr/lib/"
+    #endif
     func installed(_ archive: String) -> Bool {
-        var found = glob_t()
-        defer { globfree(&found) }
-        return ["/usr/lib/*-linux-gnu*/", "/usr/lib64/", "/usr/lib/"].contains {
-            glob($0 + archive, 0, nil, &found) == 0 && found.gl_pathc > 0
-        }
+        [multiarch, "/usr/lib64/", "/usr/lib/"].contains { access($0 + archive, R_OK) == 0 }
     }
     let staticSQLite = installed("libsqlite3.a")
     let staticEdit = ["libedit.a", "libtinfo.a", "libbsd.a", "libmd.a"].allSatisfy(installed)

@@ -99,11 +99,12 @@ enum FileSystem {
         chmod(path, mode) == 0
     }
 
-    /// Whether `path` is a directory whose permission bits are `mode` already: one `stat`, where
-    /// `makeDirectory` and `restrict` take a system call per parent and write the inode.
+    /// Whether `path` is a directory of this user's whose permission bits are `mode` already: one
+    /// `stat`, where `makeDirectory` and `restrict` take a system call per parent and write the inode.
     static func isDirectory(_ path: String, mode: mode_t) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && info.st_mode & 0o7777 == mode
+            && info.st_uid == geteuid()
     }
 
     /// `restrict`, only for a file whose bits differ (a `chmod` writes the inode even when they
