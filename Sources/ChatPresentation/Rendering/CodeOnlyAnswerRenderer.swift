@@ -42,10 +42,8 @@ public final class CodeOnlyAnswerRenderer: AnswerRenderer {
             printedText = printedText || !piece.isEmpty
             show(filter.feed(piece))
         case .retrying(let attempt, let limit, let delay, let reason):
-            guard notes.isTerminal else { return }
-            notes.write(
-                notesStyle.note(ErrorWording.retryNote(attempt: attempt, limit: limit, delay: delay, reason: reason))
-                    + "\n")
+            AnswerNotes(sink: notes, style: notesStyle).retrying(
+                attempt: attempt, limit: limit, delay: delay, reason: reason)
         case .reasoning, .usage, .finished:
             break
         }

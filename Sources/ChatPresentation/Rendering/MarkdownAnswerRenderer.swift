@@ -84,12 +84,10 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
     }
 
     private let shared: Shared
-    private let notes: any OutputSink
-    private let notesStyle: TerminalStyle
+    private var notes: AnswerNotes
     private let cleanUp: [UInt8]
     public private(set) var printedText = false
     public private(set) var outputClosed = false
-    private var inReasoning = false
 
     /// Answers go to `output` with `theme`, laid out at the width `width` reads; reasoning and
     /// retry notes to `notes`. With `holdBack` nil, held text waits for the next piece however
@@ -101,8 +99,7 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
         shared = Shared(
             stream: MarkdownStream(theme: theme, width: width), output: output,
             holdBack: theme.escapes ? holdBack : nil)
-        self.notes = notes
-        self.notesStyle = notesStyle
+        self.notes = AnswerNotes(sink: notes, style: notesStyle)
         cleanUp = theme.escapes ? Array("\u{1B}[0m\u{1B}]8;;\u{1B}\\\u{1B}[?25h".utf8) : []
     }
 
@@ -126,7 +123,7 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
         switch event {
         case .text(let piece):
             guard !outputClosed, !piece.isEmpty else { return }
-            endReasoning()
+            notes.endReasoning()
             printedText = true
             let closed = shared.state.withLock { state -> Bool in
                 state.stream.receive(piece)
@@ -147,14 +144,9 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
                 withUnsafeCurrentTask { $0?.cancel() }
             }
         case .reasoning(let piece):
-            guard notes.isTerminal else { return }
-            inReasoning = true
-            notes.write(notesStyle.dim(piece))
+            notes.reasoning(piece)
         case .retrying(let attempt, let limit, let delay, let reason):
-            guard notes.isTerminal else { return }
-            notes.write(
-                notesStyle.note(ErrorWording.retryNote(attempt: attempt, limit: limit, delay: delay, reason: reason))
-                    + "\n")
+            notes.retrying(attempt: attempt, limit: limit, delay: delay, reason: reason)
         case .usage, .finished:
             break
         }
@@ -163,7 +155,7 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
     /// Renders what is held, closes what is open, ends the last line; leaves the terminal with
     /// no style, no open hyperlink and the cursor shown, also after Ctrl-C.
     public func finish(_ turn: Turn) {
-        endReasoning()
+        notes.endReasoning()
         shared.state.withLock { state in
             state.ended = true
             guard printedText else { return }
@@ -178,13 +170,6 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
         shared.state.withLock { state in
             state.previewing = true
             shared.write(state.stream.showHeld(), &state)
-        }
-    }
-
-    private func endReasoning() {
-        if inReasoning {
-            notes.write("\n")
-            inReasoning = false
         }
     }
 }

@@ -5,25 +5,22 @@ import ChatDomain
 /// answer when the output's reader has gone.
 public final class PlainAnswerRenderer: AnswerRenderer {
     private let output: any OutputSink
-    private let notes: any OutputSink
-    private let notesStyle: TerminalStyle
+    private var notes: AnswerNotes
     public private(set) var printedText = false
     public private(set) var outputClosed = false
     private var endsWithNewline = true
-    private var inReasoning = false
 
     /// Answers go to `output`; reasoning and retry notes to `notes`, styled with `notesStyle`.
     public init(output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle) {
         self.output = output
-        self.notes = notes
-        self.notesStyle = notesStyle
+        self.notes = AnswerNotes(sink: notes, style: notesStyle)
     }
 
     public func render(_ event: ChatEvent) {
         switch event {
         case .text(let piece):
             guard !outputClosed else { return }
-            endReasoning()
+            notes.endReasoning()
             if output.write(piece) {
                 printedText = true
                 endsWithNewline = piece.hasSuffix("\n")
@@ -32,16 +29,9 @@ public final class PlainAnswerRenderer: AnswerRenderer {
                 withUnsafeCurrentTask { $0?.cancel() }
             }
         case .reasoning(let piece):
-            // Reasoning is never answer text: it goes to the notes stream, and only for a person.
-            guard notes.isTerminal else { return }
-            inReasoning = true
-            notes.write(notesStyle.dim(piece))
+            notes.reasoning(piece)
         case .retrying(let attempt, let limit, let delay, let reason):
-            // Said on a terminal only: a script sees the final outcome.
-            guard notes.isTerminal else { return }
-            notes.write(
-                notesStyle.note(ErrorWording.retryNote(attempt: attempt, limit: limit, delay: delay, reason: reason))
-                    + "\n")
+            notes.retrying(attempt: attempt, limit: limit, delay: delay, reason: reason)
         case .usage, .finished:
             break
         }
@@ -49,17 +39,10 @@ public final class PlainAnswerRenderer: AnswerRenderer {
 
     /// Ends the answer's last line so the next output starts on a line of its own.
     public func finish(_ turn: Turn) {
-        endReasoning()
+        notes.endReasoning()
         if printedText && !endsWithNewline && !outputClosed {
             output.write("\n")
             endsWithNewline = true
-        }
-    }
-
-    private func endReasoning() {
-        if inReasoning {
-            notes.write("\n")
-            inReasoning = false
         }
     }
 }

@@ -40,9 +40,8 @@ public struct ShellCommandPresenter {
         let turn = await useCase.send(request, in: &conversation) { event in
             if case .retrying(let attempt, let limit, let delay, let reason) = event, notes.isTerminal {
                 indicator.stop()
-                notes.write(
-                    notesStyle.note(
-                        ErrorWording.retryNote(attempt: attempt, limit: limit, delay: delay, reason: reason)) + "\n")
+                AnswerNotes(sink: notes, style: notesStyle).retrying(
+                    attempt: attempt, limit: limit, delay: delay, reason: reason)
             }
         }
         indicator.stop()

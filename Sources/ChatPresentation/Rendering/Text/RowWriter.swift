@@ -221,11 +221,7 @@ struct RowWriter {
             wrap()
             spaces = 0
         }
-        if spaces > 0 {
-            put(Self.blanks(spaces), spaceStyle, link: spaceLink)
-            col += spaces
-            spaces = 0
-        }
+        putPendingSpaces()
         put(bytes, style, link: link)
         col += width
         rowHasContent = true
@@ -274,14 +270,18 @@ struct RowWriter {
         endWord()
         if !inRow { startRow(hanging) }
         eraseTentative()
-        if spaces > 0 {
-            put(Self.blanks(spaces), spaceStyle, link: spaceLink)
-            col += spaces
-            spaces = 0
-        }
+        putPendingSpaces()
         put(bytes, style, link: nil)
         col += width
         rowHasContent = true
+    }
+
+    /// Writes the spaces waiting before the next text, in their own style.
+    private mutating func putPendingSpaces() {
+        guard spaces > 0 else { return }
+        put(Self.blanks(spaces), spaceStyle, link: spaceLink)
+        col += spaces
+        spaces = 0
     }
 
     /// Writes bytes that carry their own styles and end with a reset (a laid-out table cell).

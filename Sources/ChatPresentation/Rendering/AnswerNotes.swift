@@ -1,0 +1,37 @@
+import ChatDomain
+
+/// What an answer says beside its text, on the notes stream and only when that is a terminal (a
+/// script sees the final outcome): reasoning, dimmed, and retry notes. Every renderer shows them
+/// the same way.
+struct AnswerNotes {
+    let sink: any OutputSink
+    let style: TerminalStyle
+    /// Reasoning was written and its line not ended yet.
+    private var inReasoning = false
+
+    init(sink: any OutputSink, style: TerminalStyle) {
+        self.sink = sink
+        self.style = style
+    }
+
+    /// Reasoning is never answer text: dimmed, on the notes stream.
+    mutating func reasoning(_ piece: String) {
+        guard sink.isTerminal else { return }
+        inReasoning = true
+        sink.write(style.dim(piece))
+    }
+
+    /// One line: the retry, its delay and the server's reason.
+    func retrying(attempt: Int, limit: Int, delay: Double, reason: String) {
+        guard sink.isTerminal else { return }
+        sink.write(
+            style.note(ErrorWording.retryNote(attempt: attempt, limit: limit, delay: delay, reason: reason)) + "\n")
+    }
+
+    /// Ends the reasoning's line, if it is open, before the answer's text or its end.
+    mutating func endReasoning() {
+        guard inReasoning else { return }
+        sink.write("\n")
+        inReasoning = false
+    }
+}
