@@ -24,20 +24,24 @@ import Testing
         }
     }
 
+    /// The body's bytes, and for each part whether it was read on the thread it arrived on.
+    static func read(_ stream: HTTPResponseStream) async throws -> (bytes: [UInt8], readHere: [Bool]) {
+        var received: [UInt8] = []
+        var readHere: [Bool] = []
+        for try await part in stream {
+            guard case .body(let bytes) = part else { continue }
+            received += bytes
+            readHere.append(ConsumerExecutor.runsHere)
+        }
+        return (received, readHere)
+    }
+
     @Test func aPieceAfterAPauseIsReadOnTheThreadItArrivedOn() async throws {
         let server = try Self.slowServer()
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let client = CurlHTTPClient()
         let stream = client.send(CurlHTTPClientTests.request(server))
-        var received: [UInt8] = []
-        var readHere: [Bool] = []
-        try await withTaskExecutorPreference(Self.executor) {
-            for try await part in stream {
-                guard case .body(let bytes) = part else { continue }
-                received += bytes
-                readHere.append(ConsumerExecutor.runsHere)
-            }
-        }
+        let (received, readHere) = try await withTaskExecutorPreference(Self.executor) { try await Self.read(stream) }
         #expect(received == Self.pieces.flatMap { $0 })
         #expect(readHere == Array(repeating: true, count: Self.pieces.count), "\(stream.channel.counters)")
         #expect(stream.channel.counters.quietWakes == Self.pieces.count)
@@ -48,14 +52,7 @@ import Testing
         let server = try Self.slowServer()
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let client = CurlHTTPClient()
-        let stream = client.send(CurlHTTPClientTests.request(server))
-        var received: [UInt8] = []
-        var readHere: [Bool] = []
-        for try await part in stream {
-            guard case .body(let bytes) = part else { continue }
-            received += bytes
-            readHere.append(ConsumerExecutor.runsHere)
-        }
+        let (received, readHere) = try await Self.read(client.send(CurlHTTPClientTests.request(server)))
         #expect(received == Self.pieces.flatMap { $0 })
         #expect(!readHere.isEmpty && !readHere.contains(true), "\(readHere)")
     }
