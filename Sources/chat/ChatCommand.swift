@@ -201,28 +201,30 @@ enum ChatCommand {
             }
         }
 
-        if options.execute {
-            let piped = StandardInput.isTerminal || stdinAttached ? nil : StandardInput.readAll()
-            let input = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
-            guard !input.isEmpty || !session.attachments.isEmpty else {
-                return fail("say what the command should do: chat -x \"find files over 100 MB\"", status: 2)
-            }
-            let request = session.attachments.message(with: settings.role?.message(for: input) ?? input)
-            return await ShellMode(session: session, historyAppend: options.historyAppend).run(request: request)
-        }
-
-        let interactive = options.interactive || (options.prompt == nil && StandardInput.isTerminal)
+        let interactive =
+            !options.execute && (options.interactive || (options.prompt == nil && StandardInput.isTerminal))
         if interactive {
+            // (`-i --code` is a usage error already; this is the REPL that no prompt starts.)
+            guard !options.codeOnly else {
+                return fail("--code prints one answer's code; give a prompt: chat --code \"…\"", status: 2)
+            }
             return await InteractiveMode(session: session).run(prompt: options.prompt)
         }
         let piped = StandardInput.isTerminal || stdinAttached ? nil : StandardInput.readAll()
         let input = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
         guard !input.isEmpty || !session.attachments.isEmpty else {
-            return fail("nothing to send: the piped input was empty; give a prompt (chat \"your question\")", status: 2)
+            return fail(
+                options.execute
+                    ? "say what the command should do: chat -x \"find files over 100 MB\""
+                    : "nothing to send: the piped input was empty; give a prompt (chat \"your question\")",
+                status: 2)
         }
         // A role whose prompt holds {{input}} is the message, with the input in its place; the
         // files follow it.
         let message = session.attachments.message(with: settings.role?.message(for: input) ?? input)
+        if options.execute {
+            return await ShellMode(session: session, historyAppend: options.historyAppend).run(request: message)
+        }
         return await OneShotMode(session: session).run(message: message)
     }
 }

@@ -94,4 +94,16 @@ struct REPLTerminalTests {
         kill(pid, signal)
         #expect(await session.exitStatus() == status, "screen:\n\(session.screen())")
     }
+
+    /// `--code` with no prompt on a terminal would start the REPL, which cannot honour it: one line
+    /// says so, and chat exits 2 instead of ignoring the flag.
+    @Test func codeWithNoPromptOnATerminalIsAUsageError() async throws {
+        let chat = ChatBinary()
+        let session = try TmuxSession(
+            program: ChatBinary.path, arguments: ["--code", "--base-url", "http://127.0.0.1:9/v1"],
+            environment: chat.environment.merging(["TERM": "xterm"]) { $1 })
+        defer { session.kill() }
+        #expect(await session.exitStatus() == 2, "screen:\n\(session.screen())")
+        #expect(session.screen().contains("chat: error: --code prints one answer's code; give a prompt"))
+    }
 }
