@@ -62,13 +62,8 @@ struct ProgramClipboard: Clipboard {
             offset += written
         }
         close(ends[1])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exited = status & 0x7F == 0
-        let code = (status >> 8) & 0xFF
-        guard exited && code == 0 else {
-            return .failed("\(name) failed (status \(exited ? code : 128 + status & 0x7F))")
-        }
+        let status = ProcessSpawn.wait(pid)
+        guard status == 0 else { return .failed("\(name) failed (status \(status))") }
         return .copied(via: name, note: nil)
     }
 }

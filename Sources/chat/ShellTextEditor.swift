@@ -50,9 +50,7 @@ struct ShellTextEditor: TextEditor {
         else {
             return .failure(EditorFailure("/edit could not start \(command)"))
         }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else {
+        guard ProcessSpawn.wait(pid) == 0 else {
             return .failure(EditorFailure("the editor (\(command)) failed; nothing sent"))
         }
         var bytes: [UInt8] = []

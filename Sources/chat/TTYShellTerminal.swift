@@ -76,13 +76,15 @@ final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
         let shell = shell
         return await withCheckedContinuation { continuation in
             queue.async {
-                guard case .success(let pid) = ProcessSpawn.spawn([shell, "-c", command], actions: nil) else {
+                switch ProcessSpawn.spawn([shell, "-c", command], actions: nil) {
+                case .success(let pid):
+                    continuation.resume(returning: ProcessSpawn.wait(pid))
+                case .failure(let failure):
+                    // As a shell says a command it cannot start: one line, status 127.
+                    let line = "chat: error: could not start \(shell): \(String(cString: strerror(failure.code)))\n"
+                    _ = line.withCString { write(STDERR_FILENO, $0, strlen($0)) }
                     continuation.resume(returning: 127)
-                    return
                 }
-                var status: Int32 = 0
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-                continuation.resume(returning: (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f))
             }
         }
     }

@@ -164,11 +164,10 @@ extension AnswerReader {
                 throw error
             } catch is CancellationError {
                 throw CancellationError()
-            } catch DataError.transport(TransportErrorMapper.unsupportedEncodingCode, _) {
-                throw ChatError.unsupportedEncoding(head?.header("content-encoding") ?? "an unknown encoding")
             } catch {
                 let answering = head.map { (200..<300).contains($0.status) } ?? false
-                let chatError = runner.transportErrors.error(for: error, midStream: answering)
+                let chatError = runner.transportErrors.error(
+                    for: error, midStream: answering, contentEncoding: head?.header("content-encoding"))
                 guard !answering else { throw chatError }
                 throw AttemptFailure(
                     error: chatError, retryable: TransportErrorMapper.isRetryable(error), retryAfter: nil,

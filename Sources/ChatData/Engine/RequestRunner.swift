@@ -35,14 +35,17 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
     /// The body of a small response (a model list), once, without retries or diagnostics.
     func fetch(_ request: ProviderRequest) async -> Result<[UInt8], ChatError> {
         let url = url(for: request)
+        var head: HTTPResponseHead?
         do {
-            let (head, body) = try await collect(client.send(httpRequest(request)))
+            let body = try await collect(client.send(httpRequest(request)), head: &head)
+            guard let head else { throw ChatError.malformedResponse("the server sent no response") }
             guard (200..<300).contains(head.status) else {
                 return .failure(HTTPErrorMapper(url: url, readError: provider.errorDetail).error(for: head, body: body))
             }
             return .success(body)
         } catch {
-            return .failure(transportErrors.error(for: error, midStream: false))
+            return .failure(
+                transportErrors.error(for: error, midStream: false, contentEncoding: head?.header("content-encoding")))
         }
     }
 
@@ -71,10 +74,7 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
     }
 
     /// Reads a whole (small) response.
-    private func collect(_ stream: HTTPResponseStream) async throws
-        -> (HTTPResponseHead, [UInt8])
-    {
-        var head: HTTPResponseHead?
+    private func collect(_ stream: HTTPResponseStream, head: inout HTTPResponseHead?) async throws -> [UInt8] {
         var body: [UInt8] = []
         for try await part in stream {
             switch part {
@@ -83,7 +83,6 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
             }
         }
         try Task.checkCancellation()
-        guard let head else { throw ChatError.malformedResponse("the server sent no response") }
-        return (head, body)
+        return body
     }
 }

@@ -9,14 +9,17 @@ struct TransportErrorMapper {
     /// The CA file that verifies the server, as `FILE (from SOURCE)`; nil for the system's.
     var trustStore: String? = nil
 
-    /// `error` as a `ChatError`; `midStream` when an answer had begun.
-    func error(for error: any Error, midStream: Bool) -> ChatError {
+    /// `error` as a `ChatError`; `midStream` when an answer had begun; `contentEncoding` is the
+    /// response's Content-Encoding, if a head came.
+    func error(for error: any Error, midStream: Bool, contentEncoding: String? = nil) -> ChatError {
         if let error = error as? ChatError { return error }
         if error is CancellationError { return .cancelled }
         guard let error = error as? DataError else { return .connection(.other, message: String(describing: error)) }
         switch error {
         case .connectTimeout(let seconds): return .connectTimeout(seconds: seconds)
         case .idleTimeout(let seconds): return .idleTimeout(seconds: seconds)
+        case .transport(Self.unsupportedEncodingCode, _):
+            return .unsupportedEncoding(contentEncoding ?? "an unknown encoding")
         case .transport(let code, let message):
             if midStream { return .streamCut(message) }
             if Self.wantsClientCertificate(message) { return .connection(.clientCertificateWanted, message: message) }
@@ -33,7 +36,7 @@ struct TransportErrorMapper {
 
     /// libcurl's `CURLE_BAD_CONTENT_ENCODING`: the body is compressed in an encoding libcurl
     /// cannot decode.
-    static let unsupportedEncodingCode = 61
+    private static let unsupportedEncodingCode = 61
 
     /// Whether a failure before any response may be retried: refused, reset or empty
     /// connections and connect timeouts.

@@ -36,4 +36,12 @@ public enum ProcessSpawn {
         let result = posix_spawn(&pid, arguments[0], actions, &attributes, &argv, environ)
         return result == 0 ? .success(pid) : .failure(Failure(code: result))
     }
+
+    /// Waits for child `pid` to end; its status as a shell gives it: the exit code, or 128 plus
+    /// the number of the signal that ended it.
+    public static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
+    }
 }

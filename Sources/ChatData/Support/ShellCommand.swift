@@ -40,9 +40,6 @@ enum ShellCommand {
             output.append(contentsOf: buffer[0..<count])
         }
         close(pipeEnds[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (exitStatus, output)
+        return (ProcessSpawn.wait(pid), output)
     }
 }
