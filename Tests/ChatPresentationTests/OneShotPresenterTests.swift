@@ -146,6 +146,15 @@ struct OneShotPresenterTests {
         #expect(notes.text.contains("\u{1B}["))
     }
 
+    @Test func reasoningReachesTheTerminalWithItsEscapeSequencesMadeSafe() async {
+        let notes = CapturingSink(isTerminal: true)
+        let stub = StubGPTRepository([.answer([.reasoning("think\u{1B}]52;c;cm0gLXJm\u{07}"), .text("42")])])
+
+        _ = await present("Q", repository: stub, output: CapturingSink(), notes: notes)
+
+        #expect(notes.text == "think^[]52;c;cm0gLXJm^G\n")
+    }
+
     @Test func reasoningIsDroppedWhenNotesIsNotATerminal() async {
         let output = CapturingSink()
         let notes = CapturingSink(isTerminal: false)

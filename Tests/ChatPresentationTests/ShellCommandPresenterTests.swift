@@ -84,6 +84,20 @@ struct ShellCommandPresenterTests {
         #expect(stub.requests.count == 1)
     }
 
+    /// An escape sequence could show one command and run another: the command is shown made
+    /// safe and not offered to run.
+    @Test func aCommandWithControlCharactersIsShownSafeAndNeverOffered() async {
+        let terminal = ScriptedShellTerminal([.run])
+        let (outcome, _) = await run(
+            terminal,
+            answers: [.answer([.text("```bash\nrm -rf ~\u{1B}[2K\rls\n```"), .finished(reason: "stop")])])
+        #expect(outcome == .failed(nil))
+        #expect(terminal.asked == 0)
+        #expect(terminal.ran.isEmpty)
+        #expect(output.text == "rm -rf ~^[[2Kls\n")
+        #expect(notes.text.contains("chat: error: the command holds control characters; it is not offered to run"))
+    }
+
     @Test func eEditsItFirstAndAsksAgain() async {
         let terminal = ScriptedShellTerminal([.edit, .run], edits: ["find ~ -size +100M  "])
         let (outcome, _) = await run(terminal)

@@ -14,11 +14,11 @@ struct AnswerNotes {
         self.style = style
     }
 
-    /// Reasoning is never answer text: dimmed, on the notes stream.
+    /// Reasoning is never answer text: dimmed, on the notes stream, made safe as rendered text is.
     mutating func reasoning(_ piece: String) {
         guard sink.isTerminal else { return }
         inReasoning = true
-        sink.write(style.dim(piece))
+        sink.write(style.dim(ControlSanitizer.safe(piece)))
     }
 
     /// One line: the retry, its delay and the server's reason.

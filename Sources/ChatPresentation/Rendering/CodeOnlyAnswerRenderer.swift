@@ -68,11 +68,13 @@ public final class CodeOnlyAnswerRenderer: AnswerRenderer {
             case .opening(let language):
                 foundCode = true
                 report.record()
-                if notes.isTerminal { notes.write(notesStyle.dim("``` \(language)".trimmingCharacters()) + "\n") }
+                if notes.isTerminal {
+                    notes.write(notesStyle.dim(ControlSanitizer.safe("``` \(language)".trimmingCharacters())) + "\n")
+                }
             case .closing:
                 if notes.isTerminal { notes.write(notesStyle.dim("```") + "\n") }
             case .prose(let text):
-                if notes.isTerminal { notes.write(text + "\n") }
+                if notes.isTerminal { notes.write(ControlSanitizer.safe(text) + "\n") }
             }
         }
     }

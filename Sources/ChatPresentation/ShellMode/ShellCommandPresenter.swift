@@ -61,7 +61,14 @@ public struct ShellCommandPresenter {
             output.write(command + "\n")
             return .printed(command: command)
         }
-        output.write(outputStyle.bold(command) + "\n")
+        // What `y` runs is what the person saw: a command with control characters (a carriage
+        // return or an escape sequence could show one command and hide another) is not offered.
+        let shown = ControlSanitizer.safe(command)
+        output.write(outputStyle.bold(shown) + "\n")
+        guard shown == command else {
+            fail("the command holds control characters; it is not offered to run")
+            return .failed(nil)
+        }
         while true {
             switch await terminal.choose(Self.question) {
             case .run:

@@ -21,6 +21,11 @@ enum ControlSanitizer {
         if !clean { bytes += sanitized(text) }
     }
 
+    /// `text`, made safe, as a string (for the notes stream and prompts).
+    static func safe(_ text: String) -> String {
+        String(decoding: sanitized(text), as: UTF8.self)
+    }
+
     /// The UTF-8 bytes of `text`, made safe.
     static func sanitized(_ text: String) -> [UInt8] {
         var text = text
