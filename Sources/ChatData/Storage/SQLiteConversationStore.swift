@@ -102,7 +102,7 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
             // database now, while chat reads its input and sends the request, not at a commit
             // the answer waits for. PASSIVE: never waits for another process. One that fails
             // leaves the WAL as it is, for a later one: the history still opens.
-            if Self.fileSize(path + "-wal") > Self.walCheckpointBytes {
+            if FileSystem.size(path + "-wal") ?? 0 > Self.walCheckpointBytes {
                 try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
             }
             for suffix in ["", "-wal", "-shm"] { _ = FileSystem.restrictIfNeeded(path + suffix, mode: 0o600) }
@@ -114,12 +114,6 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
 
     /// 250 WAL frames of a 4 KiB page (each with its 24-byte header).
     static let walCheckpointBytes = 250 * (4096 + 24)
-
-    /// The size of the file at `path`; 0 when there is none.
-    private static func fileSize(_ path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : 0
-    }
 
     private init(checkpointInterval: Duration, report: @escaping @Sendable (String) -> Void) {
         self.checkpointInterval = checkpointInterval

@@ -28,13 +28,6 @@ struct HTTPResponseStream: AsyncSequence, Sendable {
         reader = Reader(channel)
     }
 
-    /// A stream that has already failed with `error`.
-    init(failure error: any Error) {
-        let channel = ResponseChannel()
-        channel.finish(error)
-        self.init(channel)
-    }
-
     var channel: ResponseChannel { reader.channel }
 
     func makeAsyncIterator() -> Iterator {

@@ -180,7 +180,7 @@ struct MarkdownStream {
             begin(quote, hanging: quote, base: theme.heading(level))
         case .fence(let marker, let count, let info):
             let indentation = listIndent(for: line.indent, continuing: true)
-            let prefix = quote.appending(Array(repeating: 0x20, count: indentation), width: indentation)
+            let prefix = quote.appendingSpaces(indentation)
             let name = String(info.prefix { $0 != " " && $0 != "{" && $0 != "," })
             writer.startRow(prefix)
             writer.raw(Array("───".utf8)[...], theme.codeFrame, width: 3)
@@ -193,7 +193,7 @@ struct MarkdownStream {
                 lexer: CodeLexer(language: CodeLanguages.named(name)))
         case .rule(let heavy):
             let indentation = listIndent(for: line.indent, continuing: false)
-            let prefix = quote.appending(Array(repeating: 0x20, count: indentation), width: indentation)
+            let prefix = quote.appendingSpaces(indentation)
             writer.startRow(prefix)
             let cells = max(writer.limit - writer.col, 3)
             let bar = heavy ? "═" : "─"
@@ -202,20 +202,20 @@ struct MarkdownStream {
         case .bullet(let task), .ordered(_, let task):
             let (markerColumn, marker) = listItem(line)
             let column = list.last?.contentColumn ?? 0
-            var first = quote.appending(Array(repeating: 0x20, count: markerColumn), width: markerColumn)
+            var first = quote.appendingSpaces(markerColumn)
             first = first.appending(marker, theme.bullet).appending(" ")
             if let task {
                 first = first.appending(task ? "[x]" : "[ ]", task ? theme.token(.inserted) : theme.bullet).appending(
                     " ")
             }
             begin(
-                first, hanging: quote.appending(Array(repeating: 0x20, count: column), width: column),
+                first, hanging: quote.appendingSpaces(column),
                 base: quoteBase(line))
         case .tableRow(let bytes):
             tableRow(bytes, line: line, quote: quote)
         case .paragraph:
             let column = listIndent(for: line.indent, continuing: !blankBefore)
-            let prefix = quote.appending(Array(repeating: 0x20, count: column), width: column)
+            let prefix = quote.appendingSpaces(column)
             begin(prefix, hanging: prefix, base: quoteBase(line))
         }
         return true

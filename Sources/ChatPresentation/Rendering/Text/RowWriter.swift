@@ -18,9 +18,9 @@ struct RowWriter {
 
         static let none = Prefix()
 
-        /// `count` spaces.
-        static func spaces(_ count: Int) -> Prefix {
-            count > 0 ? Prefix(segments: [(Array(repeating: 0x20, count: count), .plain)], width: count) : .none
+        /// This prefix followed by `count` spaces.
+        func appendingSpaces(_ count: Int) -> Prefix {
+            appending(Array(repeating: 0x20, count: count), width: count)
         }
 
         /// This prefix followed by `text` in `style`.

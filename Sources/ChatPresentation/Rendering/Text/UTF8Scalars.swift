@@ -32,14 +32,4 @@ enum UTF8Scalars {
             return (UInt32(lead), 1)
         }
     }
-
-    /// Calls `body` with each scalar and the index of its first byte.
-    static func forEach(_ bytes: ArraySlice<UInt8>, _ body: (UInt32, Int) -> Void) {
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let (scalar, length) = decode(bytes, at: index)
-            body(scalar, index)
-            index += length
-        }
-    }
 }
