@@ -357,7 +357,7 @@ public struct SettingsResolver {
             for (what, entry) in [("CA file", ca), ("client certificate", certificate), ("client key", key)] {
                 guard let entry else { continue }
                 do throws(FileSystem.ReadError) {
-                    _ = try FileSystem.read(entry.path)
+                    try FileSystem.checkReadable(entry.path)
                 } catch {
                     switch error {
                     case .missing:

@@ -13,12 +13,7 @@ enum FileSystem {
 
     /// The whole contents of the file at `path`.
     static func read(_ path: String) throws(ReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT { throw .missing }
-            throw .unreadable(String(cString: strerror(code)))
-        }
+        let fd = try openForReading(path)
         defer { close(fd) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -32,6 +27,27 @@ enum FileSystem {
             bytes.append(contentsOf: buffer[0..<count])
         }
         return bytes
+    }
+
+    /// Throws what `read` would for `path`, reading one byte of it, not all (a CA bundle is
+    /// hundreds of KB that libcurl reads itself).
+    static func checkReadable(_ path: String) throws(ReadError) {
+        let fd = try openForReading(path)
+        defer { close(fd) }
+        var byte: UInt8 = 0
+        while systemRead(fd, &byte, 1) < 0 {
+            if errno != EINTR { throw .unreadable(String(cString: strerror(errno))) }
+        }
+    }
+
+    private static func openForReading(_ path: String) throws(ReadError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { throw .missing }
+            throw .unreadable(String(cString: strerror(code)))
+        }
+        return fd
     }
 
     /// Up to the first `count` bytes of the file at `path`; empty if it cannot be read.
