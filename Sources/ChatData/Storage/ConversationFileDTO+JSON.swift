@@ -9,12 +9,12 @@ extension ConversationFileDTO {
     init(json: JSONValue) throws(ShapeError) {
         guard case .object = json else { throw ShapeError() }
         format = try Self.required(json["format"], \.string)
-        version = try Self.required(json["version"], Self.integer)
+        version = try Self.required(json["version"], \.wholeNumber)
         model = try Self.required(json["model"], \.string)
         system_prompt = try Self.optional(json["system_prompt"], \.string)
         settings = StoredSettingsDTO(
             temperature: try Self.optional(json["temperature"], \.number),
-            max_tokens: try Self.optional(json["max_tokens"], Self.integer),
+            max_tokens: try Self.optional(json["max_tokens"], \.wholeNumber),
             top_p: try Self.optional(json["top_p"], \.number))
         guard let list = json["messages"]?.array else { throw ShapeError() }
         var messages: [MessageDTO] = []
@@ -44,16 +44,12 @@ extension ConversationFileDTO {
         return result
     }
 
-    private static func integer(_ value: JSONValue) -> Int? {
-        value.number.flatMap { Int(exactly: $0) }
-    }
-
     private static func images(_ value: JSONValue) -> [StoredImageDTO]? {
         guard let list = value.array else { return nil }
         var images: [StoredImageDTO] = []
         for item in list {
             guard let path = item["path"]?.string, let mimeType = item["mime_type"]?.string,
-                let size = item["size"].flatMap(integer), let sha256 = item["sha256"]?.string
+                let size = item["size"].flatMap(\.wholeNumber), let sha256 = item["sha256"]?.string
             else { return nil }
             images.append(StoredImageDTO(path: path, mime_type: mimeType, size: size, sha256: sha256))
         }
@@ -61,9 +57,9 @@ extension ConversationFileDTO {
     }
 
     private static func usage(_ value: JSONValue) -> UsageFileDTO? {
-        guard let prompt = value["prompt_tokens"].flatMap(integer),
-            let completion = value["completion_tokens"].flatMap(integer),
-            let total = value["total_tokens"].flatMap(integer)
+        guard let prompt = value["prompt_tokens"].flatMap(\.wholeNumber),
+            let completion = value["completion_tokens"].flatMap(\.wholeNumber),
+            let total = value["total_tokens"].flatMap(\.wholeNumber)
         else { return nil }
         return UsageFileDTO(prompt_tokens: prompt, completion_tokens: completion, total_tokens: total)
     }

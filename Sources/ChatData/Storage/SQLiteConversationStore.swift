@@ -89,7 +89,8 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
             // With no size limit to keep, the WAL's file is cut back to what it holds when it
             // starts over, so its size tells how much it holds.
             try connection.execute(
-                "PRAGMA cache_size = -256; PRAGMA wal_autocheckpoint = 1000; PRAGMA journal_size_limit = 0")
+                "PRAGMA cache_size = -\(Self.cacheKiB); PRAGMA wal_autocheckpoint = 1000; PRAGMA journal_size_limit = 0"
+            )
             let mode = try connection.firstRow("PRAGMA journal_mode = WAL") { row throws(StorageError) in
                 try row.column(0, as: String.self)
             }
@@ -181,8 +182,8 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         // with the usual 256 KiB cache they are written out and read back again within the
         // transaction. A larger cache for this one write, given back after.
         let bulk = messages.count > Self.rowsPerInsert
-        if bulk { try db.execute("PRAGMA cache_size = -\(Self.bulkCacheKiB)") }
-        defer { if bulk { try? db.execute("PRAGMA cache_size = -256") } }
+        if bulk { try Self.setCache(db, bulk: true) }
+        defer { if bulk { try? Self.setCache(db, bulk: false) } }
         var ids: [Int64] = []
         ids.reserveCapacity(messages.count)
         // One statement for every full batch of rows (parsing a long INSERT costs about as much
@@ -233,8 +234,14 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         return ids
     }
 
-    /// The page cache while many rows are stored at once.
+    /// The page cache a connection keeps, and the one while many rows are stored or indexed at once.
+    static let cacheKiB = 256
     static let bulkCacheKiB = 8192
+
+    /// Sets the page cache to the bulk size or back to the usual one.
+    static func setCache(_ db: SQLiteConnection, bulk: Bool) throws(StorageError) {
+        try db.execute("PRAGMA cache_size = -\(bulk ? bulkCacheKiB : cacheKiB)")
+    }
 
     /// 71 rows of 14 values: under the 999 bound values SQLite allowed before 3.32.
     private static let rowsPerInsert = 71

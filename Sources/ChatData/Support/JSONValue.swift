@@ -47,8 +47,7 @@ enum JSONValue: Equatable, Sendable {
 
     /// The number, if this is a whole number that fits an `Int` (`3`, `3.0`, `3e0`).
     var wholeNumber: Int? {
-        guard case .number(let value) = self, value == value.rounded(), abs(value) < 9.0e18 else { return nil }
-        return Int(value)
+        number.flatMap { Int(exactly: $0) }
     }
 
     /// Whether this is an object.
