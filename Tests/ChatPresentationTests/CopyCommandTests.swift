@@ -70,4 +70,12 @@ import Testing
         #expect(
             blocks.map(\.code) == ["ls *.txt\n", "import glob\nprint(glob.glob('*.txt'))\n", "echo hi\n", "unclosed\n"])
     }
+
+    /// The renderer draws a fence inside a block quote as a code block: `/copy` and `--code`
+    /// count it too, without the quote's markers.
+    @Test func aCodeBlockInABlockQuoteIsFoundWithoutItsMarkers() {
+        let blocks = CodeBlock.all(in: "> ```py\n> x = 1\n>   y = 2\n> ```\n```sh\necho hi\n```\n")
+        #expect(blocks.map(\.language) == ["py", "sh"])
+        #expect(blocks.map(\.code) == ["x = 1\n  y = 2\n", "echo hi\n"])
+    }
 }

@@ -12,7 +12,7 @@ struct CodeFenceFilter {
     }
 
     private var partial: [UInt8] = []
-    private var fence: (marker: UInt8, count: Int, indent: Int)?
+    private var fence: (marker: UInt8, count: Int, indent: Int, quoteDepth: Int)?
 
     /// The lines `text` completes.
     mutating func feed(_ text: String) -> [Line] {
@@ -36,8 +36,10 @@ struct CodeFenceFilter {
     private mutating func line(_ bytes: ArraySlice<UInt8>) -> Line {
         let text = String(decoding: bytes, as: UTF8.self)
         if let open = fence {
-            let spaces = bytes.prefix { $0 == 0x20 }.count
-            let rest = bytes.dropFirst(spaces)
+            // Inside a block quote, a code line begins with the quote's markers (`> `).
+            let content = Self.droppingQuoteMarkers(bytes, depth: open.quoteDepth)
+            let spaces = content.prefix { $0 == 0x20 }.count
+            let rest = content.dropFirst(spaces)
             let run = rest.prefix { $0 == open.marker }.count
             if spaces <= open.indent + 3 && run >= open.count
                 && rest.dropFirst(run).allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D })
@@ -45,14 +47,27 @@ struct CodeFenceFilter {
                 fence = nil
                 return .closing
             }
-            return .code(String(decoding: bytes.dropFirst(min(spaces, open.indent)), as: UTF8.self))
+            return .code(String(decoding: content.dropFirst(min(spaces, open.indent)), as: UTF8.self))
         }
-        if let start = LineStart.read(bytes + [0x0A], final: true), start.quoteDepth == 0,
+        if let start = LineStart.read(bytes + [0x0A], final: true),
             case .fence(let marker, let count, let info) = start.kind
         {
-            fence = (marker, count, start.indent)
-            return .opening(language: String(info.prefix { $0 != " " && $0 != "{" && $0 != "," }))
+            fence = (marker, count, start.indent, start.quoteDepth)
+            return .opening(language: LineStart.language(ofFenceInfo: info))
         }
         return .prose(text)
+    }
+
+    /// `bytes` after up to `depth` block-quote markers (up to three spaces, `>`, one space), as
+    /// `MarkdownStream` reads a quoted code line.
+    private static func droppingQuoteMarkers(_ bytes: ArraySlice<UInt8>, depth: Int) -> ArraySlice<UInt8> {
+        var rest = bytes
+        for _ in 0..<depth {
+            let spaces = rest.prefix { $0 == 0x20 }.count
+            guard spaces <= 3, rest.dropFirst(spaces).first == UInt8(ascii: ">") else { break }
+            rest = rest.dropFirst(spaces + 1)
+            if rest.first == 0x20 { rest = rest.dropFirst() }
+        }
+        return rest
     }
 }

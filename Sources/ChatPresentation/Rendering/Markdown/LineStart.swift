@@ -23,6 +23,11 @@ struct LineStart: Equatable {
     /// for the rest, the whole line with its newline.
     var length = 0
 
+    /// The language a fence's info string names: its first word (`python` in `python {.x}`).
+    static func language(ofFenceInfo info: String) -> String {
+        String(info.prefix { $0 != " " && $0 != "{" && $0 != "," })
+    }
+
     /// The start of the line at the start of `b` (bytes as they have arrived), or nil when
     /// more must arrive first. With `final`, nothing more arrives: the end of `b` ends the line.
     static func read(_ b: ArraySlice<UInt8>, final: Bool) -> LineStart? {

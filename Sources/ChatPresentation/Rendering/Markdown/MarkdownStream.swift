@@ -181,7 +181,7 @@ struct MarkdownStream {
         case .fence(let marker, let count, let info):
             let indentation = listIndent(for: line.indent, continuing: true)
             let prefix = quote.appendingSpaces(indentation)
-            let name = String(info.prefix { $0 != " " && $0 != "{" && $0 != "," })
+            let name = LineStart.language(ofFenceInfo: info)
             writer.startRow(prefix)
             writer.raw(Array("───".utf8)[...], theme.codeFrame, width: 3)
             if !name.isEmpty {
