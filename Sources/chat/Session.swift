@@ -50,7 +50,7 @@ struct Session {
         switch settings.render {
         case "always": return true
         case "never": return false
-        default: return stdout.isTerminal && environment["TERM"] != "dumb"
+        default: return TerminalStyle.takesEscapes(isTerminal: stdout.isTerminal, environment: environment)
         }
     }
 

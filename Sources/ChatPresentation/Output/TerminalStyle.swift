@@ -5,8 +5,17 @@ public struct TerminalStyle: Sendable {
 
     /// Colour only for a terminal, and never when `NO_COLOR` is set or `TERM` is `dumb`.
     public init(isTerminal: Bool, environment: [String: String]) {
-        let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        colour = isTerminal && !noColour && environment["TERM"] != "dumb"
+        colour = Self.takesEscapes(isTerminal: isTerminal, environment: environment) && !Self.noColour(environment)
+    }
+
+    /// Whether an output takes escape sequences at all: a terminal, unless `TERM` is `dumb`.
+    public static func takesEscapes(isTerminal: Bool, environment: [String: String]) -> Bool {
+        isTerminal && environment["TERM"] != "dumb"
+    }
+
+    /// Whether `NO_COLOR` (set, not empty) asks for no colour.
+    public static func noColour(_ environment: [String: String]) -> Bool {
+        environment["NO_COLOR"].map { !$0.isEmpty } ?? false
     }
 
     /// A style that never writes escape codes.

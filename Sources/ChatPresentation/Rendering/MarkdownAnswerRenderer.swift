@@ -100,7 +100,8 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
             stream: MarkdownStream(theme: theme, width: width), output: output,
             holdBack: theme.escapes ? holdBack : nil)
         self.notes = AnswerNotes(sink: notes, style: notesStyle)
-        cleanUp = theme.escapes ? Array("\u{1B}[0m\u{1B}]8;;\u{1B}\\\u{1B}[?25h".utf8) : []
+        // No style, no open hyperlink, the cursor shown (whatever an interrupted answer left).
+        cleanUp = theme.escapes ? theme.reset + theme.closeLink + Array("\u{1B}[?25h".utf8) : []
     }
 
     /// Renders for standard output as `environment` describes it: colour unless `NO_COLOR`,
@@ -109,10 +110,9 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
         output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle, fd: Int32,
         environment: [String: String]
     ) {
-        let escapes = output.isTerminal && environment["TERM"] != "dumb"
-        let noColour = environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         let theme = MarkdownTheme(
-            escapes: escapes, colour: !noColour, hyperlinks: Hyperlink.supported(environment: environment))
+            escapes: TerminalStyle.takesEscapes(isTerminal: output.isTerminal, environment: environment),
+            colour: !TerminalStyle.noColour(environment), hyperlinks: Hyperlink.supported(environment: environment))
         let fallback = environment["COLUMNS"].flatMap(Int.init).map { $0 > 0 ? $0 : 80 } ?? 80
         self.init(
             output: output, notes: notes, notesStyle: notesStyle, theme: theme,

@@ -27,9 +27,7 @@ struct TableLayout {
 
     /// The cells of a row, trimmed: split at `|` not escaped and not inside a code span.
     static func cells(_ bytes: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
-        var row = bytes
-        while let first = row.first, first == 0x20 || first == 0x09 { row = row.dropFirst() }
-        while let last = row.last, last == 0x20 || last == 0x09 { row = row.dropLast() }
+        var row = trimmed(bytes)
         if row.first == UInt8(ascii: "|") { row = row.dropFirst() }
         if row.last == UInt8(ascii: "|") && (row.count < 2 || row[row.endIndex - 2] != UInt8(ascii: "\\")) {
             row = row.dropLast()
