@@ -18,14 +18,12 @@ enum ChatCommand {
     /// before Swift's concurrency runtime starts its threads (measured: 0.3 ms of `chat --version`);
     /// everything else runs in a task.
     static func main() {
-        #if os(Linux)
-            // One malloc heap for all of chat's threads, not one per thread that allocates (glibc
-            // makes up to eight per core): 0.4–0.6 MiB less resident in a long answer, and a
-            // one-shot about 2 % faster (fewer first-touch page faults); a 20,000-event stream
-            // about 4 % slower from the shared lock (docs/PERFORMANCE.md, round 9). Set before
-            // any other thread exists.
-            cterm_use_one_heap()
-        #endif
+        // One malloc heap for all of chat's threads, not one per thread that allocates (glibc
+        // makes up to eight per core; elsewhere this does nothing): 0.4–0.6 MiB less resident in a
+        // long answer, and a one-shot about 2 % faster (fewer first-touch page faults); a
+        // 20,000-event stream about 4 % slower from the shared lock (docs/PERFORMANCE.md, round 9).
+        // Set before any other thread exists.
+        cterm_use_one_heap()
         // A closed pipe must end a write with EPIPE, not kill the process.
         signal(SIGPIPE, SIG_IGN)
         // Every file chat creates (history, input history, /save) is private to its owner.

@@ -53,18 +53,14 @@ final class ConsumerExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     func enqueue(_ job: consuming ExecutorJob) {
-        // Only a thread itself adds or removes its visit, so it cannot end before the append.
-        guard Self.runsHere else {
-            fallback.enqueue(job)
-            return
-        }
         let ready = Job(job: UnownedJob(job), executor: self)
         let thread = pthread_self()
-        Self.visits.withLock { visits in
-            if let index = visits.firstIndex(where: { pthread_equal($0.thread, thread) != 0 }) {
-                visits[index].jobs.append(ready)
-            }
+        let kept = Self.visits.withLock { visits -> Bool in
+            guard let index = visits.firstIndex(where: { pthread_equal($0.thread, thread) != 0 }) else { return false }
+            visits[index].jobs.append(ready)
+            return true
         }
+        if !kept { fallback.enqueue(ExecutorJob(ready.job)) }
     }
 
     /// Runs `wake` (which may resume a reader that prefers a `ConsumerExecutor`), then, on this
