@@ -8,13 +8,8 @@ struct ChatCompletionDTO {
         var finish_reason: String?
     }
 
-    struct MessageDTO {
-        var role: String?
-        var content: String?
-        var refusal: String?
-        var reasoning_content: String?
-        var reasoning: String?
-    }
+    /// A whole answer's `message` has the fields of a chunk's `delta`.
+    typealias MessageDTO = ChatCompletionChunkDTO.DeltaDTO
 
     var choices: [ChoiceDTO]?
     var usage: UsageDTO?
@@ -31,15 +26,5 @@ extension ChatCompletionDTO {
                     finish_reason: choice["finish_reason"]?.string)
             },
             usage: json["usage"].flatMap(UsageDTO.init(json:)))
-    }
-}
-
-extension ChatCompletionDTO.MessageDTO {
-    /// The message in `json`, if it is an object: its texts that are strings.
-    init?(json: JSONValue) {
-        guard json.isObject else { return nil }
-        self.init(
-            role: json["role"]?.string, content: json["content"]?.string, refusal: json["refusal"]?.string,
-            reasoning_content: json["reasoning_content"]?.string, reasoning: json["reasoning"]?.string)
     }
 }

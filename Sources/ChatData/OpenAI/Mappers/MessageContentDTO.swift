@@ -1,6 +1,6 @@
 import ChatDomain
 
-/// The text fields a streamed delta and a whole message share.
+/// The text fields of a streamed delta (and of a whole message, which has the same shape).
 protocol MessageContentDTO {
     var content: String? { get }
     var refusal: String? { get }
@@ -19,4 +19,3 @@ extension MessageContentDTO {
 }
 
 extension ChatCompletionChunkDTO.DeltaDTO: MessageContentDTO {}
-extension ChatCompletionDTO.MessageDTO: MessageContentDTO {}
