@@ -79,23 +79,20 @@ final class EditLineReader: LineReader, @unchecked Sendable {
     }
 
     func readLine(prompt: String) async -> LineInput {
-        await withCheckedContinuation { continuation in
-            queue.async { [self] in continuation.resume(returning: read(prompt: prompt)) }
-        }
+        await readLine(prompt: prompt, initial: nil)
     }
 
-    /// Reads a line that starts as `initial`, for the person to edit.
-    func readLine(prompt: String, initial: String) async -> LineInput {
+    /// Reads a line that starts as `initial` (if any), for the person to edit.
+    func readLine(prompt: String, initial: String?) async -> LineInput {
         await withCheckedContinuation { continuation in
             queue.async { [self] in continuation.resume(returning: read(prompt: prompt, initial: initial)) }
         }
     }
 
-    /// On the queue: libedit's read.
-    private func read(prompt: String, initial: String? = nil) -> LineInput {
+    /// On the queue: libedit's read (with no `initial`, a plain read).
+    private func read(prompt: String, initial: String?) -> LineInput {
         var status: Int32 = 0
-        let read = initial.map { cterm_editor_read_initial(editor, prompt, $0, &status) }
-        guard let line = read ?? cterm_editor_read(editor, prompt, &status) else {
+        guard let line = cterm_editor_read_initial(editor, prompt, initial, &status) else {
             // Leave the prompt's line so what follows starts on a line of its own.
             _ = write(output, "\n", 1)
             switch status {
