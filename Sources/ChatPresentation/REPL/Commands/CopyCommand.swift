@@ -35,8 +35,7 @@ struct CopyCommand: SlashCommand {
             what = "code block \(number) (\(language)\(Counted.text(block.lineCount, "line")))"
         } else {
             text = answer.content
-            let lines = text.utf8.reduce(text.isEmpty || text.hasSuffix("\n") ? 0 : 1) { $1 == 0x0A ? $0 + 1 : $0 }
-            what = "the last answer (\(Counted.text(lines, "line")))"
+            what = "the last answer (\(Counted.text(CodeBlock.lineCount(of: text), "line")))"
         }
         switch clipboard.copy(text) {
         case .copied(let via, let note):

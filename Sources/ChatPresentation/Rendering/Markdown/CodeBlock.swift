@@ -20,5 +20,10 @@ public struct CodeBlock: Sendable, Equatable {
     }
 
     /// How many lines it has.
-    public var lineCount: Int { code.utf8.reduce(0) { $1 == 0x0A ? $0 + 1 : $0 } }
+    public var lineCount: Int { Self.lineCount(of: code) }
+
+    /// How many lines `text` has, a last one with no newline counted too.
+    static func lineCount(of text: String) -> Int {
+        text.utf8.reduce(text.isEmpty || text.hasSuffix("\n") ? 0 : 1) { $1 == 0x0A ? $0 + 1 : $0 }
+    }
 }
