@@ -5,58 +5,58 @@ extension CommandLineParser {
     /// options: settings only for a run that uses them, `--raw` against `--render`, `--code` and
     /// `-x` against `-i`, and which action of several is done.
     static func apply(_ given: Given, to options: inout CommandLineOptions) throws(CLIError) {
-        var settings: [(Setting, String?)] = []
-        var commands: [(CommandOption.Effect, [String])] = []
+        let entries = OptionCatalogue.entries
         // Only a chat (and --models) uses the settings: --help, --version and the history's
-        // actions do not check them.
+        // actions do not check them. Of the actions asked for, the first in `Action.Kind`'s order
+        // is done.
         var needsSettings = true
-        for (entry, values) in zip(OptionCatalogue.entries, given.values) {
-            guard let values else { continue }
-            switch entry.effect {
-            case .setting(let setting):
-                settings.append((setting, values.last))
-            case .command(let effect):
-                switch effect {
-                case .toggle(let set): set(&options)
-                case .action(let kind, _): needsSettings = needsSettings && kind == .models
-                case .actionValue: needsSettings = false
-                case .value: break
-                }
-                commands.append((effect, values))
+        var chosen: (kind: CommandLineOptions.Action.Kind, entry: Int)?
+        for index in entries.indices where given.values[index] != nil {
+            switch entries[index].effect {
+            case .command(.toggle(let set)):
+                set(&options)
+            case .command(.action(let kind, _)), .command(.actionValue(let kind, _)):
+                needsSettings = needsSettings && kind == .models
+                if chosen.map({ kind < $0.kind }) ?? true { chosen = (kind, index) }
+            case .command(.value), .setting:
+                break
             }
         }
-        if needsSettings {
-            for (setting, text) in settings {
-                try checked { () throws(DataError) in try options.overrides.set(setting, fromFlag: text) }
-            }
-            if options.raw {
-                guard !settings.contains(where: { $0.0.key == "render" }) else {
-                    throw .usage("--raw is --render never; give one of them")
-                }
-                try checked { () throws(DataError) in try options.overrides.set("render", text: "never", flag: "--raw")
-                }
-            }
-        }
+        if needsSettings { try applySettings(given, to: &options) }
         if options.codeOnly && options.interactive {
             throw .usage("--code prints one answer's code; it cannot be used with -i")
         }
-        // Of the actions asked for, the first in `Action.Kind`'s order is done, its value checked.
-        var chosen: (kind: CommandLineOptions.Action.Kind, make: () throws(CLIError) -> CommandLineOptions.Action)?
-        for (effect, values) in commands {
-            switch effect {
-            case .toggle:
-                break
-            case .value(let read):
-                for text in values { try read(&options, text) }
-            case .action(let kind, let action):
-                if chosen.map({ kind < $0.kind }) ?? true { chosen = (kind, { () throws(CLIError) in action }) }
-            case .actionValue(let kind, let read):
-                let text = values.last ?? ""
-                if chosen.map({ kind < $0.kind }) ?? true { chosen = (kind, { () throws(CLIError) in try read(text) }) }
+        for index in entries.indices {
+            guard case .command(.value(let read)) = entries[index].effect, let values = given.values[index] else {
+                continue
             }
+            for text in values { try read(&options, text) }
         }
         try executeRules(&options)
-        if let chosen { try choose(try chosen.make(), given.rest, &options) }
+        guard let chosen else { return }
+        // The chosen action's value is checked only now: `--help --completions tcsh` is help.
+        switch entries[chosen.entry].effect {
+        case .command(.action(_, let action)):
+            try choose(action, given.rest, &options)
+        case .command(.actionValue(_, let read)):
+            try choose(try read(given.values[chosen.entry]?.last ?? ""), given.rest, &options)
+        default:
+            break
+        }
+    }
+
+    /// Sets each setting whose flag was given (the last value of a repeated one), checked as its
+    /// row says; `--raw` is `--render never`, and not both.
+    private static func applySettings(_ given: Given, to options: inout CommandLineOptions) throws(CLIError) {
+        var renderGiven = false
+        for (index, entry) in OptionCatalogue.entries.enumerated() {
+            guard case .setting(let setting) = entry.effect, let values = given.values[index] else { continue }
+            try checked { () throws(DataError) in try options.overrides.set(setting, fromFlag: values.last) }
+            renderGiven = renderGiven || setting.key == "render"
+        }
+        guard options.raw else { return }
+        guard !renderGiven else { throw .usage("--raw is --render never; give one of them") }
+        try checked { () throws(DataError) in try options.overrides.set("render", text: "never", flag: "--raw") }
     }
 
     /// A setting's check, its message a usage error.

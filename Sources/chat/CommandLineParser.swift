@@ -76,7 +76,8 @@ struct CommandLineParser {
 
     /// The prompt: the words from the first prompt word on, joined; a leading `--` is dropped.
     private static func prompt(_ rest: [String]) -> String? {
-        let words = rest.first == "--" ? rest.dropFirst() : rest[...]
+        var words = rest
+        if words.first == "--" { words.removeFirst() }
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 

@@ -23,19 +23,12 @@ enum OptionCatalogue {
         SettingsTable.all.compactMap { setting in setting.flag.map { Entry(flag: $0, effect: .setting(setting)) } }
         + CommandOptionTable.all.map { Entry(flag: $0.flag, effect: .command($0.effect)) }
 
-    /// The index in `entries` of the option called `name` (`--top-p`, `-m`), if there is one.
+    /// The index in `entries` of the option called `name` (`--top-p`, `-m`), if there is one. (A
+    /// look along the list: a command line names a few options, and building a dictionary of
+    /// every name would cost more than the looks.)
     static func index(of name: String) -> Int? {
-        indexByName[name]
+        entries.firstIndex { $0.flag.longName == name || $0.flag.shortName == name }
     }
-
-    private static let indexByName: [String: Int] = {
-        var names: [String: Int] = [:]
-        for (index, entry) in entries.enumerated() {
-            names[entry.flag.longName] = index
-            if let short = entry.flag.shortName { names[short] = index }
-        }
-        return names
-    }()
 
     /// The known option within a typo or two of `name` (one for a short name, so `--nope` is not
     /// taken for `--code`); of several, the one that shares the longest start with it.

@@ -24,30 +24,22 @@ struct SettingFlag {
 
     /// The whole flag of the setting `key`.
     func resolved(key: String, kind: SettingKind, default defaultValue: SettingValue?) -> CommandLineFlag {
-        let named = key.split(separator: "_").joined(separator: "-")
-        guard case .boolean = kind else {
-            var help = help
-            var completion = completion
-            switch kind {
-            case .choice(let words):
-                completion = .words(words)
-            default:
-                if let shown = defaultValue.flatMap(Self.shown) { help += " (default \(shown))" }
-            }
+        // `top_p` → `top-p`, byte by byte (keys are ASCII).
+        let named = String(decoding: key.utf8.map { $0 == UInt8(ascii: "_") ? UInt8(ascii: "-") : $0 }, as: UTF8.self)
+        switch kind {
+        case .boolean:
+            let negated = defaultValue == .boolean(true)
             return CommandLineFlag(
-                long ?? named, short: short, value: valueName ?? "VALUE", help: help, completion: completion)
-        }
-        let negated = defaultValue == .boolean(true)
-        return CommandLineFlag(long ?? (negated ? "no-" : "") + named, short: short, help: help)
-    }
-
-    /// A default as `--help` shows it: `10`, not `10.0`.
-    private static func shown(_ value: SettingValue) -> String? {
-        switch value {
-        case .text(let text): return text
-        case .number(let number): return SettingKind.plain(number)
-        case .wholeNumber(let number): return String(number)
-        case .boolean, .stringMap: return nil
+                long ?? (negated ? "no-" + named : named), short: short, value: nil, help: help, completion: .none,
+                repeats: false, default: nil)
+        case .choice(let words):
+            return CommandLineFlag(
+                long ?? named, short: short, value: valueName ?? "VALUE", help: help, completion: .words(words),
+                repeats: false, default: nil)
+        default:
+            return CommandLineFlag(
+                long ?? named, short: short, value: valueName ?? "VALUE", help: help, completion: completion,
+                repeats: false, default: defaultValue)
         }
     }
 }
