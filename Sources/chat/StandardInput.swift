@@ -14,12 +14,18 @@ enum StandardInput {
     static func bytes() async -> [UInt8] {
         var bytes: [UInt8] = []
         if readWhileReady(into: &bytes) { return bytes }
-        let rest = await BlockingWork.run("stdin") {
+        return bytes + (await rest())
+    }
+
+    /// The rest of standard input, read on a queue of its own. (A function apart: the queue's
+    /// generic machinery is then set up only when a read has to wait; docs/PERFORMANCE.md, round 10.)
+    @inline(never)
+    private static func rest() async -> [UInt8] {
+        await BlockingWork.run("stdin") {
             var rest: [UInt8] = []
             while readChunk(into: &rest) {}
             return rest
         }
-        return bytes + rest
     }
 
     /// All of standard input as text, or nil when it is empty or only whitespace.
