@@ -64,7 +64,7 @@ import Testing
         for option in Self.longOptions {
             #expect(script.contains(shell == "fish" ? "-l '\(option.dropFirst(2))'" : option), "\(option)")
         }
-        // ArgumentParser's `help` subcommand is taken out: `chat help` would ask the model.
+        // No `help` subcommand (ArgumentParser's scripts had one): `chat help` would ask the model.
         #expect(!script.contains("Show subcommand help information"))
         #expect(!script.contains("_chat_help"))
         #expect(!script.contains("--man-page"))
