@@ -85,10 +85,6 @@ let package = Package(
     products: [
         .executable(name: "chat", targets: ["chat"])
     ],
-    dependencies: [
-        // The command line's flags, declared once. On Linux it imports only FoundationEssentials.
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
-    ],
     targets: [
         .systemLibrary(
             name: "CCurl",
@@ -120,7 +116,6 @@ let package = Package(
             name: "chat",
             dependencies: [
                 "ChatDomain", "ChatData", "ChatPresentation", "CTerminal",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
         ),

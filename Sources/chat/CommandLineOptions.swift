@@ -18,15 +18,26 @@ struct CommandLineOptions: Equatable {
         /// `--delete ID…`: one or more ids.
         case delete([String])
         /// `--completions SHELL`: the completion script.
-        case completions(String)
+        case completions(ShellCompletion.Shell)
         /// The hidden `--man-page`: the man page, in roff (see `CommandLineParser.hiddenRequest`).
         case manPage
         /// The hidden `--completion-values KIND`, which the completion scripts run.
         case completionValues(ShellCompletion.Values)
+        /// The hidden `--local-fallback ARGUMENTS…`, which `scripts/chat` runs: whether that
+        /// command line would fall back to the local model (`LocalFallback`).
+        case localFallback([String])
+
+        /// The actions an option asks for, in the order they win: of several asked for, the one
+        /// done is the first.
+        enum Kind: Int, Comparable {
+            case help, version, completions, listRoles, models, list, search, show, export, delete
+
+            static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+        }
     }
 
     /// How `--export` writes a conversation.
-    enum ExportFormat: String, Equatable {
+    enum ExportFormat: String, Equatable, CaseIterable {
         case markdown
         case json
     }
@@ -58,4 +69,6 @@ struct CommandLineOptions: Equatable {
     var historyAppend = false
     /// `--code`: only the code of the answer's code blocks on stdout.
     var codeOnly = false
+    /// `--raw`: the answer unrendered; the parser turns it into the `render` setting `never`.
+    var raw = false
 }

@@ -2,12 +2,37 @@ import ChatData
 import ChatDomain
 import ChatPresentation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `--list`, `--search`, `--show`, `--export` and `--delete`: the stored conversations.
 struct HistoryMode {
     var store: SQLiteConversationStore
     var stdout: FileDescriptorSink
     var stderr: FileDescriptorSink
     var environment: [String: String]
+
+    /// Opens the history and does what `options` asks of it. A completion script's listing
+    /// (`--completion-values conversations`) never creates the history.
+    static func run(_ options: CommandLineOptions, _ console: Console) async -> Int32 {
+        guard let directory = DataDirectory(environment: console.environment) else {
+            return console.fail("no data directory: set HOME or XDG_DATA_HOME", status: 2)
+        }
+        if case .completionValues = options.action, access(directory.file("history.sqlite"), F_OK) != 0 {
+            return 0
+        }
+        switch await SQLiteConversationStore.open(in: directory, report: { _ in }) {
+        case .success(let store):
+            let mode = HistoryMode(
+                store: store, stdout: console.stdout, stderr: console.stderr, environment: console.environment)
+            return await mode.run(options)
+        case .failure(let error):
+            return console.fail(ErrorWording.line(for: error), status: 1)
+        }
+    }
 
     func run(_ options: CommandLineOptions) async -> Int32 {
         let style = TerminalStyle(isTerminal: stdout.isTerminal, environment: environment)
@@ -50,7 +75,7 @@ struct HistoryMode {
                     }.joined())
             }
         case .chat, .help, .version, .completions, .manPage, .completionValues(.profiles), .completionValues(.roles),
-            .models, .listRoles:
+            .models, .listRoles, .localFallback:
             return 2
         }
     }
@@ -85,7 +110,7 @@ struct HistoryMode {
         if found.count > 1 && StandardInput.isTerminal && stderr.isTerminal {
             let names = found.map { "\($0.id ?? "") (\($0.title ?? "untitled"))" }.joined(separator: ", ")
             stderr.write("chat: delete \(found.count) conversations: \(names)? [y/N] ")
-            let answer = (Swift.readLine() ?? "").filter { !$0.isWhitespace }.lowercased()
+            let answer = (await StandardInput.line() ?? "").filter { !$0.isWhitespace }.lowercased()
             guard answer == "y" || answer == "yes" else {
                 stderr.write("chat: nothing deleted\n")
                 return 1

@@ -18,7 +18,7 @@ struct InteractiveMode {
         if !readsTerminal && prompt != nil {
             // `cat notes | chat -i "summarise"`: the piped text goes with the first message,
             // then the REPL reads from the terminal, if there is one.
-            if let piped = StandardInput.readAll() {
+            if let piped = await StandardInput.text() {
                 firstMessage = [prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
             }
             readsTerminal = Self.reattachTerminal()

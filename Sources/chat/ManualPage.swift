@@ -1,31 +1,22 @@
-import ArgumentParser
 import ChatData
 import ChatPresentation
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `chat.1`, the man page (`chat --man-page`, which `scripts/install` runs): a small roff
-/// renderer over ArgumentParser's description of the command, so the synopsis and the options
-/// come from the declarations in `ChatArguments` as `--help` does, and the REPL's commands from
-/// `SlashCommandList`. The sections a man page has that no declaration holds (environment,
-/// files, exit status, examples, see also) are written here.
+/// renderer, with the synopsis and the options from `HelpText` and `OptionCatalogue` as `--help`
+/// has them, and the REPL's commands from `SlashCommandList`. The sections a man page has that no
+/// declaration holds (environment, files, exit status, examples, see also) are written here.
 enum ManualPage {
     /// The page, in roff with the man macros.
     static var text: String {
         var page = Roff()
-        let configuration = ChatArguments.configuration
         page.line(".TH CHAT 1 \"\" \"chat \(ChatDataVersion.string)\" \"User Commands\"")
         // Left-aligned, no hyphenation: names and options stay whole.
         page.line(".nh")
         page.line(".ad l")
         page.section("NAME")
-        page.text("chat - \(ChatArguments.summary)")
+        page.text("chat - \(HelpText.summary)")
 
-        let usages = configuration.usage.map(Self.usages) ?? []
+        let usages = Self.usages(HelpText.usage)
         page.section("SYNOPSIS")
         page.line(".nf")
         for usage in usages { page.line(Roff.synopsis(usage.form)) }
@@ -36,20 +27,16 @@ enum ManualPage {
         for usage in usages { page.item(Roff.synopsis(usage.form), usage.meaning) }
         // The discussion's first paragraph is the prompt rule; its other lines, in short, are the
         // sections below.
-        let discussion = configuration.discussion
+        let discussion = HelpText.discussion
         page.paragraph(String(discussion[..<(discussion.firstRange(of: "\n\n")?.lowerBound ?? discussion.endIndex)]))
         page.paragraph(output)
 
         page.section("OPTIONS")
-        for argument in arguments where argument.shouldDisplay {
-            guard let names = argument.names, !names.isEmpty else { continue }
+        for flag in OptionCatalogue.entries.map(\.flag) {
             // Short names first, as --help lists them.
-            let ordered = names.filter { $0.kind == "short" } + names.filter { $0.kind != "short" }
-            var title = ordered.map { Roff.bold(($0.kind == "short" ? "-" : "--") + $0.name) }.joined(separator: ", ")
-            if argument.kind == "option", let value = argument.valueName {
-                title += " " + Roff.italic(value.uppercased())
-            }
-            page.item(title, argument.abstract ?? "")
+            var title = ShellCompletion.names(flag).map(Roff.bold).joined(separator: ", ")
+            if let value = flag.valueName { title += " " + Roff.italic(value) }
+            page.item(title, flag.help)
         }
 
         page.section("REPL COMMANDS")
@@ -188,29 +175,6 @@ enum ManualPage {
                 String(line[split...]).trimmingSuffix(" ")
             )
         }
-    }
-
-    /// The part of ArgumentParser's description of the command (`_dumpHelp()`, its tool-info
-    /// JSON) the page reads.
-    private struct ToolInfo: Decodable {
-        struct Command: Decodable { var arguments: [Argument]? }
-        struct Argument: Decodable {
-            struct Name: Decodable {
-                var kind: String
-                var name: String
-            }
-            var kind: String
-            var shouldDisplay: Bool
-            var names: [Name]?
-            var valueName: String?
-            var abstract: String?
-        }
-        var command: Command
-    }
-
-    private static var arguments: [ToolInfo.Argument] {
-        let json = ChatArguments._dumpHelp()
-        return (try? JSONDecoder().decode(ToolInfo.self, from: Data(json.utf8)))?.command.arguments ?? []
     }
 }
 

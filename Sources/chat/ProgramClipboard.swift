@@ -34,7 +34,13 @@ struct ProgramClipboard: Clipboard {
 
     private var name: String { String(path.split(separator: "/").last ?? "") }
 
-    func copy(_ text: String) -> ClipboardResult {
+    /// The program is started, fed the text and waited for on a queue of its own: the write and
+    /// the wait block until the program has read it all and ended.
+    func copy(_ text: String) async -> ClipboardResult {
+        await BlockingWork.run("clipboard") { copyNow(text) }
+    }
+
+    private func copyNow(_ text: String) -> ClipboardResult {
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { return .failed("no pipe to \(name)") }
         var actions = posix_spawn_file_actions_t()

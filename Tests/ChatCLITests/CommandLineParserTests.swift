@@ -1,11 +1,10 @@
-import ArgumentParser
 import Testing
 
 @testable import ChatData
 @testable import chat
 
 /// The command line's rules, in process: options first, then the prompt; unknown options and API
-/// keys refused before it; every settings flag named after, and checked by, the settings table.
+/// keys refused before it; every settings flag named after, and checked by, its settings-table row.
 @Suite struct CommandLineParserTests {
     private func parse(_ arguments: [String]) throws(CLIError) -> CommandLineOptions {
         try CommandLineParser().parse(arguments)
@@ -177,71 +176,82 @@ import Testing
         #expect(failure(["--export", "abc", "more", "words"]) == #"unexpected "more" after --export ID"#)
     }
 
-    /// The command's own flags; every other property of `ChatArguments` is a settings flag.
-    private static let commandProperties: Set<String> = [
-        "_profile", "_config", "_verbose", "_interactive", "_continueLast", "_conversation", "_list", "_search",
-        "_show", "_export", "_format", "_delete", "_completions", "_help", "_version", "_prompt", "_raw", "_code",
-        // Power features.
-        "_role", "_listRoles", "_execute", "_historyAppend", "_file", "_models", "_all", "_limit",
-    ]
-
-    /// The settings flags of `ChatArguments`, with their property labels.
-    private func settingsFlags() throws -> [(label: String, value: Any)] {
-        try Mirror(reflecting: try ChatArguments.parse([])).children.compactMap { child in
-            let label = try #require(child.label)
-            return Self.commandProperties.contains(label) ? nil : (label, child.value)
-        }
+    /// The settings that have a flag, with it.
+    private var settingsFlags: [(setting: Setting, flag: CommandLineFlag)] {
+        SettingsTable.all.compactMap { setting in setting.flag.map { (setting, $0) } }
     }
 
-    @Test func everySettingsFlagNamesATableEntry() throws {
-        let children = try settingsFlags()
-        #expect(children.count >= 12)
-        for child in children {
-            let label = child.label
-            let binding = ChatArguments.SettingBinding(property: String(label.dropFirst()))
-            let setting = try #require(
-                SettingsTable.setting(binding.key), "\(label) names no config key (\(binding.key))")
-            switch child.value {
-            case is Option<String?>:
-                break
-            case is Flag<Bool>:
-                guard case .boolean = setting.kind else {
-                    Issue.record("\(label) is a Bool flag for \(binding.key), which is not true or false")
-                    continue
-                }
-            default:
-                Issue.record("\(label) is neither an @Option of text nor a Bool @Flag")
+    @Test func everySettingsFlagSetsItsKey() throws {
+        #expect(settingsFlags.count >= 16)
+        for (setting, flag) in settingsFlags {
+            let value: String
+            switch setting.kind {
+            case .choice(let words): value = words[0]
+            default: value = "1"
+            }
+            let options = try parse(flag.takesValue ? [flag.longName, value] : [flag.longName])
+            #expect(options.overrides.values[setting.key] != nil, "\(flag.longName) does not set \(setting.key)")
+            if let short = flag.shortName {
+                let byShort = try parse(flag.takesValue ? [short, value] : [short])
+                #expect(byShort.overrides == options.overrides, "\(short)")
             }
         }
     }
 
-    @Test func aSettingsFlagsLongNameFollowsItsKey() throws {
-        for child in try settingsFlags() {
-            let label = child.label
-            guard label != "_systemPrompt" else { continue }  // -s, --system: named for brevity
-            let binding = ChatArguments.SettingBinding(property: String(label.dropFirst()))
-            let value = binding.key == "render" ? "always" : "1"  // one of its words
-            let options = try parse(child.value is Flag<Bool> ? [binding.flag] : [binding.flag, value])
-            #expect(options.overrides.values[binding.key] != nil, "\(binding.flag) does not set \(binding.key)")
+    @Test func aSettingsFlagsLongNameFollowsItsKey() {
+        for (setting, flag) in settingsFlags where setting.key != "system_prompt" {  // -s, --system: for brevity
+            let named = setting.key.split(separator: "_").joined(separator: "-")
+            if case .boolean = setting.kind, setting.defaultValue == .boolean(true) {
+                #expect(flag.long == "no-" + named, "\(setting.key)")
+                #expect(!flag.takesValue)
+            } else {
+                #expect(flag.long == named, "\(setting.key)")
+            }
         }
     }
 
-    @Test(arguments: [
-        ("maxTokens", "max_tokens", true, "--max-tokens"), ("noStream", "stream", false, "--no-stream"),
-        ("allowInsecureHTTP", "allow_insecure_http", true, "--allow-insecure-http"),
-        ("baseURL", "base_url", true, "--base-url"), ("topP", "top_p", true, "--top-p"),
-        ("model", "model", true, "--model"), ("notify", "notify", true, "--notify"),
-        ("noHistory", "history", false, "--no-history"), ("HTTPProxyURL", "http_proxy_url", true, "--http-proxy-url"),
-    ])
-    func aPropertyNameIsItsConfigKeyInCamelCase(_ property: String, _ key: String, _ value: Bool, _ flag: String) {
-        let binding = ChatArguments.SettingBinding(property: property)
-        #expect(binding.key == key)
-        #expect(binding.value == value)
-        #expect(binding.flag == flag)
+    @Test func aSwitchSetsItsSettingAgainstItsDefault() throws {
+        let options = try parse(["--no-stream", "--no-history", "--allow-insecure-http", "hi"])
+        #expect(options.overrides.values["stream"] == .boolean(false))
+        #expect(options.overrides.values["history"] == .boolean(false))
+        #expect(options.overrides.values["allow_insecure_http"] == .boolean(true))
+    }
+
+    @Test func everyOptionHasNamesOfItsOwn() {
+        let names = OptionCatalogue.entries.flatMap { [$0.flag.longName] + ($0.flag.shortName.map { [$0] } ?? []) }
+        #expect(Set(names).count == names.count)
+        for entry in OptionCatalogue.entries {
+            #expect(entry.flag.long.allSatisfy { $0.isLowercase || $0 == "-" }, "\(entry.flag.long)")
+            #expect(!CommandLineParser.isOption(entry.flag.long) && CommandLineParser.isOption(entry.flag.longName))
+            if let short = entry.flag.shortName { #expect(CommandLineParser.isOption(short)) }
+        }
+        // The command's own options are not settings.
+        for option in CommandOptionTable.all {
+            #expect(SettingsTable.all.allSatisfy { $0.flag?.long != option.flag.long }, "\(option.flag.long)")
+        }
+    }
+
+    @Test func theSuggestionIsTheNearestLongName() {
+        #expect(OptionCatalogue.suggestion(for: "--no-strem") == "--no-stream")
+        #expect(OptionCatalogue.suggestion(for: "--verison") == "--version")
+        #expect(OptionCatalogue.suggestion(for: "--nope") == nil)
+        #expect(OptionCatalogue.suggestion(for: "--list-role") == "--list-roles")
+        #expect(failure(["--hel"]) == "unknown option --hel; did you mean --help?")
+    }
+
+    @Test func ofSeveralActionsTheFirstInItsOrderIsDoneAndOnlyItsValueChecked() throws {
+        #expect(try parse(["--version", "-h"]).action == .help)
+        #expect(try parse(["--list", "--models"]).action == .models)
+        #expect(try parse(["--help", "--completions", "tcsh"]).action == .help)
+        #expect(
+            failure(["--list", "--completions", "tcsh"]) == "--completions expects bash, zsh or fish, got \"tcsh\"")
+        // Settings are checked only for a run that uses them.
+        #expect(try parse(["--list", "--temperature", "9"]).action == .list)
+        #expect(failure(["--models", "--temperature", "9"]) == #"--temperature expects a number from 0 to 2, got "9""#)
     }
 
     @Test func theHelpIsGeneratedFromTheDeclarations() {
-        let help = CommandLineParser.help
+        let help = HelpText.text
         for line in [
             "USAGE: chat [options] PROMPT...", "Environment: OPENAI_API_KEY", "History: $XDG_DATA_HOME",
             "Exit status: 0",

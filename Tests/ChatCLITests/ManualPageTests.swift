@@ -23,7 +23,7 @@ import Testing
         let page = ManualPage.text
         let options = page[page.range(of: ".SH OPTIONS")!.upperBound..<page.range(of: ".SH REPL COMMANDS")!.lowerBound]
         // --help's option lines: "  -m, --model <NAME>   model to ask …".
-        let names = CommandLineParser.help.split(separator: "\n").filter { $0.hasPrefix("  -") }.flatMap { line in
+        let names = HelpText.text.split(separator: "\n").filter { $0.hasPrefix("  -") }.flatMap { line in
             line.split(separator: "  ").first!.split(separator: " ").map { $0.trimmingCharacters(in: [","]) }
                 .filter { $0.hasPrefix("-") }
         }
@@ -49,7 +49,7 @@ import Testing
     /// in full.
     @Test func theHelpsShortListsAreInThePage() {
         let page = ManualPage.text.replacingOccurrences(of: "\\-", with: "-")
-        let help = CommandLineParser.help
+        let help = HelpText.text
         for variable in ["OPENAI_API_KEY", "OPENAI_BASE_URL", "NO_COLOR", "XDG_CONFIG_HOME", "XDG_DATA_HOME"] {
             #expect(help.contains(variable))
             #expect(page.contains(".TP\n\\fB\(variable)"), "\(variable)")

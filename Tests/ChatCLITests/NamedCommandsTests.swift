@@ -26,7 +26,7 @@ import Testing
     ]
 
     @Test func everyFlagAndCommandAnErrorNamesExists() {
-        let help = CommandLineParser.help
+        let help = HelpText.text
         let commands = Set(REPL.commandNames)
         for line in Self.errors.map(ErrorWording.line(for:)) {
             for flag in Self.words(in: line, starting: "--") {

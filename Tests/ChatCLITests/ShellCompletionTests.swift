@@ -19,7 +19,9 @@ import Testing
 
     @Test func completionsTakesAShell() throws {
         for shell in ["bash", "zsh", "fish"] {
-            #expect(try CommandLineParser().parse(["--completions", shell]).action == .completions(shell))
+            #expect(
+                try CommandLineParser().parse(["--completions", shell]).action
+                    == .completions(try #require(ShellCompletion.Shell(rawValue: shell))))
         }
         #expect(failure(["--completions", "tcsh"]) == "--completions expects bash, zsh or fish, got \"tcsh\"")
         #expect(failure(["--completions"]) != nil)
@@ -38,14 +40,14 @@ import Testing
         #expect(failure(["--man-page", "x"]) == "--man-page takes no other argument")
         // Not options: after another option they are unknown, and --help does not list them.
         #expect(failure(["-v", "--man-page"]) == "unknown option --man-page; see chat --help")
-        #expect(!CommandLineParser.help.contains("--man-page"))
-        #expect(!CommandLineParser.help.contains("--completion-values"))
-        #expect(CommandLineParser.help.contains("--completions <SHELL>"))
+        #expect(!HelpText.text.contains("--man-page"))
+        #expect(!HelpText.text.contains("--completion-values"))
+        #expect(HelpText.text.contains("--completions <SHELL>"))
     }
 
     /// Every long option `--help` lists.
     private static var longOptions: [String] {
-        CommandLineParser.help.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," }).compactMap { word in
+        HelpText.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," }).compactMap { word in
             word.hasPrefix("--") && word.count > 2 ? String(word) : nil
         }.filter { $0 != "--" }
     }
@@ -62,7 +64,7 @@ import Testing
         for option in Self.longOptions {
             #expect(script.contains(shell == "fish" ? "-l '\(option.dropFirst(2))'" : option), "\(option)")
         }
-        // ArgumentParser's `help` subcommand is taken out: `chat help` would ask the model.
+        // No `help` subcommand (ArgumentParser's scripts had one): `chat help` would ask the model.
         #expect(!script.contains("Show subcommand help information"))
         #expect(!script.contains("_chat_help"))
         #expect(!script.contains("--man-page"))

@@ -123,3 +123,51 @@ struct SettingsTableTests {
         #expect(withModel.given == ChatSettings(model: "m", stream: false))
     }
 }
+
+/// A setting's flag, declared in its row: the long name from the key, the default in the help, a
+/// choice completed to its words.
+@Suite("Setting flags")
+struct SettingFlagTests {
+    private func flag(
+        _ key: String, _ kind: SettingKind, default value: SettingValue? = nil, _ declared: SettingFlag
+    ) -> CommandLineFlag {
+        declared.resolved(key: key, kind: kind, default: value)
+    }
+
+    @Test("the long name is the key with dashes; a switch of a setting true unless changed is --no-KEY")
+    func longNameFollowsTheKey() {
+        #expect(flag("top_p", .number(0...1), .value("P", "p")).long == "top-p")
+        #expect(flag("max_tokens", .wholeNumber(minimum: 1), .value("N", "n")).long == "max-tokens")
+        #expect(flag("stream", .boolean, default: .boolean(true), .switch("s")).long == "no-stream")
+        #expect(
+            flag("allow_insecure_http", .boolean, default: .boolean(false), .switch("a")).long == "allow-insecure-http")
+        #expect(flag("notify", .boolean, .switch("n")).long == "notify")
+        #expect(flag("system_prompt", .text(), .value("TEXT", "t", long: "system")).long == "system")
+        #expect(flag("stream", .boolean, default: .boolean(true), .switch("s")).valueName == nil)
+    }
+
+    @Test("the default joins the help; a choice completes to its words")
+    func defaultAndWords() {
+        #expect(
+            flag("retries", .wholeNumber(minimum: 0), default: .wholeNumber(2), .value("N", "again")).help
+                == "again (default 2)")
+        #expect(
+            flag("connect_timeout", .seconds(1...9), default: .number(10), .value("S", "wait")).help
+                == "wait (default 10)")
+        let render = flag("render", .choice(["auto", "never"]), default: .text("auto"), .value("WHEN", "how"))
+        #expect(render.help == "how")
+        #expect(render.completion == .words(["auto", "never"]))
+    }
+
+    @Test("a switch sets the value against the default")
+    func switchValue() throws {
+        var overrides = SettingOverrides()
+        for setting in SettingsTable.all where setting.flag != nil && !(setting.flag?.takesValue ?? true) {
+            try overrides.set(setting, fromFlag: nil)
+        }
+        #expect(overrides.values["stream"] == .boolean(false))
+        #expect(overrides.values["history"] == .boolean(false))
+        #expect(overrides.values["allow_insecure_http"] == .boolean(true))
+        #expect(overrides.sets("stream") && !overrides.sets("model"))
+    }
+}

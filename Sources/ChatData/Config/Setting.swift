@@ -1,9 +1,9 @@
 /// One key of the config, declared once in `SettingsTable`: its name as the file writes it,
-/// what it holds, the environment variable that may set it, its default, and where the decided
-/// value goes.
-struct Setting: Sendable {
+/// what it holds, the environment variable that may set it, its default, where the decided
+/// value goes, and its command-line flag, if it has one.
+public struct Setting: Sendable {
     /// The key as written in the config file, e.g. `max_tokens`. A settings flag is named after it.
-    let key: String
+    public let key: String
     /// What the key holds, and which values it takes.
     let kind: SettingKind
     /// The environment variable that sets it (between the profile and the top level), if any.
@@ -14,11 +14,14 @@ struct Setting: Sendable {
     /// type. Nil for keys only the resolver's own rules read (the key sources, `headers`,
     /// `allow_insecure_http`).
     let destination: (@Sendable (SettingValue, inout ResolvedSettings) -> Bool)?
+    /// Its flag on the command line (`--top-p P`, `--no-stream`), if it has one: `--help`, the man
+    /// page, the completions and the parser all come from it.
+    public let flag: CommandLineFlag?
 
-    /// A key whose decided value is stored at `path`.
+    /// A key whose decided value is stored at `path`; `flag` gives it a command-line flag.
     init<Target: SettingTarget>(
         _ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil,
-        to path: WritableKeyPath<ResolvedSettings, Target> & Sendable
+        to path: WritableKeyPath<ResolvedSettings, Target> & Sendable, flag: SettingFlag? = nil
     ) {
         self.key = key
         self.kind = kind
@@ -29,14 +32,23 @@ struct Setting: Sendable {
             settings[keyPath: path] = value
             return true
         }
+        self.flag = flag?.resolved(key: key, kind: kind, default: defaultValue)
     }
 
-    /// A key only the resolver's own rules read.
-    init(_ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil) {
+    /// A key only the resolver's own rules read; `flag` gives it a command-line flag.
+    init(
+        _ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil,
+        flag: SettingFlag? = nil
+    ) {
         self.key = key
         self.kind = kind
         self.environment = environment
         self.defaultValue = defaultValue
         self.destination = nil
+        self.flag = flag?.resolved(key: key, kind: kind, default: defaultValue)
     }
+
+    /// What the flag of a true-or-false setting sets it to: false for `--no-KEY`, the flag of a
+    /// setting that is true unless changed; true for `--KEY`.
+    var switchValue: Bool { defaultValue != .boolean(true) }
 }

@@ -78,7 +78,7 @@ enum SettingKind: Sendable {
     }
 
     /// A bound as people write it: `2`, not `2.0`.
-    private static func plain(_ number: Double) -> String {
+    static func plain(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 }

@@ -28,6 +28,22 @@ public struct SettingOverrides: Sendable, Equatable {
         flags[key] = flag
     }
 
+    /// Whether the command line gave a value for `key`.
+    public func sets(_ key: String) -> Bool {
+        values[key] != nil
+    }
+
+    /// Sets `setting` as its flag (`setting.flag`) was given: with its `text`, or, for a switch
+    /// (nil), to the value the switch sets. A message names the flag by its long name.
+    public mutating func set(_ setting: Setting, fromFlag text: String?) throws(DataError) {
+        let name = setting.flag?.longName ?? setting.key
+        if let text {
+            try set(setting.key, text: text, flag: name)
+        } else {
+            try set(setting.key, setting.switchValue, flag: name)
+        }
+    }
+
     /// Sets the true-or-false `key` (`--no-stream` sets `stream` to false).
     public mutating func set(_ key: String, _ value: Bool, flag: String) throws(DataError) {
         guard case .boolean? = SettingsTable.setting(key)?.kind else {

@@ -3,20 +3,39 @@
 /// first of flags, the chosen profile, its environment variable, the top level and its default
 /// that sets it, and goes to its destination. The resolver's own rules then handle what a walk
 /// cannot: the key sources (one per level; a key only goes to the server it was configured for),
-/// headers (merged across levels), and the base URL checks.
-enum SettingsTable {
-    static let all: [Setting] = [
+/// headers (merged across levels), and the base URL checks. A key's command-line flag is declared
+/// in its row too (`flag:`): the executable's parser, `--help`, man page and completions read it
+/// from here, so a new setting with a flag is one row.
+public enum SettingsTable {
+    /// Every key, in the order `--help` lists the flags.
+    public static let all: [Setting] = [
         Setting(
             "base_url", .text(nonEmptyFlag: true), environment: "OPENAI_BASE_URL",
-            default: .text("https://api.openai.com/v1"), to: \.server.baseURL),
-        Setting("model", .text(nonEmptyFlag: true), default: .text("gpt-4o-mini"), to: \.chat.model),
-        Setting("system_prompt", .text(), to: \.systemPrompt),
-        Setting("temperature", .number(0...2), to: \.chat.temperature),
-        Setting("max_tokens", .wholeNumber(minimum: 1), to: \.chat.maxTokens),
-        Setting("top_p", .number(0...1), to: \.chat.topP),
-        Setting("connect_timeout", .seconds(0.001...3600), default: .number(10), to: \.server.connectTimeout),
-        Setting("idle_timeout", .seconds(0.001...86_400), default: .number(60), to: \.server.idleTimeout),
-        Setting("stream", .boolean, default: .boolean(true), to: \.chat.stream),
+            default: .text("https://api.openai.com/v1"), to: \.server.baseURL, flag: .value("URL", "API root")),
+        Setting(
+            "model", .text(nonEmptyFlag: true), default: .text("gpt-4o-mini"), to: \.chat.model,
+            flag: .value("NAME", "model to ask", short: "m")),
+        Setting(
+            "system_prompt", .text(), to: \.systemPrompt,
+            flag: .value("TEXT", "system prompt", short: "s", long: "system")),
+        Setting(
+            "temperature", .number(0...2), to: \.chat.temperature,
+            flag: .value("N", "sampling temperature, 0 to 2 (default: the server's)")),
+        Setting(
+            "max_tokens", .wholeNumber(minimum: 1), to: \.chat.maxTokens,
+            flag: .value("N", "upper bound on answer tokens (sent as max_tokens)")),
+        Setting(
+            "top_p", .number(0...1), to: \.chat.topP,
+            flag: .value("P", "nucleus sampling: the top share of probability to pick from, 0 to 1")),
+        Setting(
+            "connect_timeout", .seconds(0.001...3600), default: .number(10), to: \.server.connectTimeout,
+            flag: .value("SECS", "give up connecting after SECS")),
+        Setting(
+            "idle_timeout", .seconds(0.001...86_400), default: .number(60), to: \.server.idleTimeout,
+            flag: .value("SECS", "give up when no data arrives for SECS")),
+        Setting(
+            "stream", .boolean, default: .boolean(true), to: \.chat.stream,
+            flag: .switch("ask for the whole answer at once")),
         Setting("api_key", .text(), environment: "OPENAI_API_KEY"),
         Setting("api_key_env", .text()),
         Setting("api_key_file", .text()),
@@ -25,18 +44,34 @@ enum SettingsTable {
         Setting("proxy", .text(), to: \.server.proxy),
         Setting(
             "retries", .wholeNumber(minimum: 0, flagMaximum: 20), default: .wholeNumber(2),
-            to: \.server.retry.maxRetries),
+            to: \.server.retry.maxRetries, flag: .value("N", "send a failed request again up to N times")),
         // TLS
-        Setting("ca_cert", .text(nonEmptyFlag: true), to: \.server.tls.caCertificate),
-        Setting("client_cert", .text(nonEmptyFlag: true), to: \.server.tls.clientCertificate),
-        Setting("client_key", .text(nonEmptyFlag: true), to: \.server.tls.clientKey),
-        Setting("allow_insecure_http", .boolean, default: .boolean(false)),
-        Setting("history", .boolean, default: .boolean(true), to: \.history),
+        Setting(
+            "ca_cert", .text(nonEmptyFlag: true), to: \.server.tls.caCertificate,
+            flag: .value(
+                "FILE",
+                "verify the server with the CA certificates in FILE (PEM; default: SSL_CERT_FILE, CURL_CA_BUNDLE, "
+                    + "the system's)", completion: .file)),
+        Setting(
+            "client_cert", .text(nonEmptyFlag: true), to: \.server.tls.clientCertificate,
+            flag: .value(
+                "FILE", "show the client certificate in FILE (PEM) to a server that wants one", completion: .file)),
+        Setting(
+            "client_key", .text(nonEmptyFlag: true), to: \.server.tls.clientKey,
+            flag: .value("FILE", "the client certificate's private key (PEM), if not in its file", completion: .file)),
+        Setting(
+            "allow_insecure_http", .boolean, default: .boolean(false),
+            flag: .switch("allow sending the API key over plain http to another host")),
+        Setting(
+            "history", .boolean, default: .boolean(true), to: \.history,
+            flag: .switch("store nothing for this run (not even input history)")),
         Setting("max_context_tokens", .wholeNumber(minimum: 1), to: \.chat.maxContextTokens),
         // Roles and attachments
         Setting("max_file_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(1_048_576), to: \.maxFileBytes),
         // Rendering
-        Setting("render", .choice(["auto", "always", "never"]), default: .text("auto"), to: \.render),
+        Setting(
+            "render", .choice(["auto", "always", "never"]), default: .text("auto"), to: \.render,
+            flag: .value("WHEN", "render the answer's Markdown: auto (on a terminal; the default), always or never")),
     ]
 
     /// The entry for `key`, if it is a config key.

@@ -1,7 +1,7 @@
 /// Where `/copy` puts text: the terminal's clipboard (OSC 52) or a clipboard program.
 public protocol Clipboard: Sendable {
     /// Puts `text` on the clipboard; says how, or why it could not.
-    func copy(_ text: String) -> ClipboardResult
+    func copy(_ text: String) async -> ClipboardResult
 }
 
 /// What a `Clipboard` did with the text.

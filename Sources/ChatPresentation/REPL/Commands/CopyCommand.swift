@@ -37,7 +37,7 @@ struct CopyCommand: SlashCommand {
             text = answer.content
             what = "the last answer (\(Counted.text(CodeBlock.lineCount(of: text), "line")))"
         }
-        switch clipboard.copy(text) {
+        switch await clipboard.copy(text) {
         case .copied(let via, let note):
             context.note("copied \(what) through \(via)")
             if let note { context.note(note) }

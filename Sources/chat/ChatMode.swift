@@ -1,0 +1,38 @@
+import ChatDomain
+
+/// A chat: the REPL (`-i`, or no prompt on a terminal), one shell command (`-x`), or one
+/// question and its answer, with piped standard input as (or after) the prompt.
+struct ChatMode {
+    var session: Session
+    var options: CommandLineOptions
+    var console: Console
+
+    func run() async -> Int32 {
+        let interactive =
+            !options.execute && (options.interactive || (options.prompt == nil && StandardInput.isTerminal))
+        if interactive {
+            // (`-i --code` is a usage error already; this is the REPL that no prompt starts.)
+            guard !options.codeOnly else {
+                return console.fail("--code prints one answer's code; give a prompt: chat --code \"…\"", status: 2)
+            }
+            return await InteractiveMode(session: session).run(prompt: options.prompt)
+        }
+        let stdinAttached = options.files.contains("-")
+        let piped = StandardInput.isTerminal || stdinAttached ? nil : await StandardInput.text()
+        let input = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
+        guard !input.isEmpty || !session.attachments.isEmpty else {
+            return console.fail(
+                options.execute
+                    ? "say what the command should do: chat -x \"find files over 100 MB\""
+                    : "nothing to send: the piped input was empty; give a prompt (chat \"your question\")",
+                status: 2)
+        }
+        // A role whose prompt holds {{input}} is the message, with the input in its place; the
+        // files follow it.
+        let message = session.attachments.message(with: session.settings.role?.message(for: input) ?? input)
+        if options.execute {
+            return await ShellMode(session: session, historyAppend: options.historyAppend).run(request: message)
+        }
+        return await OneShotMode(session: session).run(message: message)
+    }
+}

@@ -1,0 +1,118 @@
+import ChatData
+import ChatDomain
+import ChatPresentation
+import Synchronization
+
+/// Builds what a run that talks to the server needs, step by step: the settings (their warnings
+/// and notes said), the model list, and the `Session` — the history, the conversation to continue
+/// and the files attached. A step that cannot be done is a `RunFailure`.
+struct SessionBuilder {
+    let options: CommandLineOptions
+    let console: Console
+
+    /// The settings from the flags, the config and the environment; their warnings and notes are
+    /// said on stderr, and `-v` sends the diagnostics there too.
+    func settings() throws(RunFailure) -> ResolvedSettings {
+        let environment = console.environment
+        var settings: ResolvedSettings
+        do {
+            settings = try SettingsResolver(
+                environment: environment,
+                localModelCommand: Installation.localModelCommand(environment: environment)
+            ).resolve(options.overrides)
+        } catch {
+            throw RunFailure(message: error.description, status: 2)
+        }
+        let (stderr, style) = (console.stderr, console.errorStyle)
+        for warning in settings.warnings { stderr.write(style.warning("chat: warning: \(warning)") + "\n") }
+        for note in settings.notes { stderr.write(style.note("chat: \(note)") + "\n") }
+        if options.verbose {
+            settings.server.diagnostics = { text in stderr.write(style.dim(text) + "\n") }
+        }
+        return settings
+    }
+
+    /// The server's models, kept in the data directory for a day (only in memory with history off).
+    func modelList(_ settings: ResolvedSettings, _ repository: OpenAIGPTRepository) -> ModelListRepository {
+        ModelListRepository(
+            server: settings.server.baseURL, remote: repository,
+            directory: settings.history ? DataDirectory(environment: console.environment) : nil)
+    }
+
+    /// The session of a chat: the use case over `repository`, the history (opened while the rest
+    /// starts), the conversation `-c` or `--conversation` continues, and the files `-f` attaches.
+    func session(
+        _ settings: ResolvedSettings, _ repository: OpenAIGPTRepository, _ modelList: ModelListRepository
+    ) async throws(RunFailure) -> Session {
+        let store = history(settings)
+        var session = Session(
+            environment: console.environment, stdout: console.stdout, stderr: console.stderr, settings: settings,
+            useCase: GPTChatUseCase(repository: repository, recorder: store, modelList: modelList),
+            history: store)
+        session.codeOnly = options.codeOnly
+        if options.continueLast || options.conversationID != nil {
+            session.continuing = try await continuing(store)
+        }
+        session.attachments = try await attachments(settings)
+        return session
+    }
+
+    /// The history, when it is on: opened in the background; the first use waits for it, and
+    /// hears (and reports) a failure.
+    private func history(_ settings: ResolvedSettings) -> SQLiteConversationStore? {
+        guard settings.history else { return nil }
+        let (stderr, style) = (console.stderr, console.errorStyle)
+        let report: @Sendable (String) -> Void = { stderr.write(style.warning("chat: warning: \($0)") + "\n") }
+        guard let directory = DataDirectory(environment: console.environment) else {
+            report("no data directory (set HOME); this conversation will not be stored")
+            return nil
+        }
+        return SQLiteConversationStore.openInBackground(in: directory, report: report)
+    }
+
+    /// The stored conversation to continue: `--conversation ID`'s, or the most recently used one
+    /// that has an answer (a failed one-shot is no thread); nil, said, when there is none yet.
+    private func continuing(_ store: SQLiteConversationStore?) async throws(RunFailure) -> Conversation? {
+        guard let store else {
+            throw RunFailure(message: "cannot continue: history is off (--no-history or \"history\": false)", status: 2)
+        }
+        let found: Result<Conversation?, StorageError>
+        if let id = options.conversationID {
+            found = await store.load(id).map(Optional.some)
+        } else {
+            found = await store.mostRecentlyUsed(answeredOnly: true)
+        }
+        let (stderr, style) = (console.stderr, console.errorStyle)
+        switch found {
+        case .success(let conversation?):
+            if let line = UnavailableImages.note(for: conversation) { stderr.write(style.note("chat: " + line) + "\n") }
+            return conversation
+        case .success(nil):
+            stderr.write(style.note("chat: no stored conversation with an answer yet; starting a new one") + "\n")
+            return nil
+        case .failure(let error):
+            throw RunFailure(message: ErrorWording.line(for: error), status: 2)
+        }
+    }
+
+    /// The files `-f` attaches, every one read before anything is sent; one that cannot go stops
+    /// the run. `-` is standard input, read once (a second `-` finds it at its end).
+    private func attachments(_ settings: ResolvedSettings) async throws(RunFailure) -> Attachments {
+        guard !options.files.isEmpty else { return Attachments() }
+        let piped: [UInt8]? =
+            options.files.contains("-") && !StandardInput.isTerminal ? await StandardInput.bytes() : nil
+        let unread = Mutex(piped)
+        let reader = FileAttachmentReader(
+            limit: settings.maxFileBytes, home: console.environment["HOME"],
+            standardInput: {
+                unread.withLock { bytes in
+                    defer { if bytes != nil { bytes = [] } }
+                    return bytes
+                }
+            })
+        switch reader.read(options.files, adding: Attachments()) {
+        case .success(let attachments): return attachments
+        case .failure(let error): throw RunFailure(message: ErrorWording.line(for: error), status: 2)
+        }
+    }
+}
