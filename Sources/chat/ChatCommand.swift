@@ -83,9 +83,13 @@ enum ChatCommand {
                     configPath: options.overrides.configPath)
                 if options.action == .listRoles {
                     let style = TerminalStyle(isTerminal: stdout.isTerminal, environment: environment)
-                    RoleListPresenter(output: stdout, style: style).show(roles)
+                    RoleListPresenter(output: stdout, style: style, samplingKeys: SettingsResolver.samplingKeys).show(
+                        roles)
                 } else {
-                    stdout.write(roles.map { $0.name + "\t" + RoleListPresenter.description(of: $0) + "\n" }.joined())
+                    let keys = SettingsResolver.samplingKeys
+                    stdout.write(
+                        roles.map { $0.name + "\t" + RoleListPresenter.description(of: $0, samplingKeys: keys) + "\n" }
+                            .joined())
                 }
                 return 0
             } catch {

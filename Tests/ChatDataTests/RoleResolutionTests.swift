@@ -50,9 +50,9 @@ import Testing
         let terse = try resolve(path) { $0.role = "terse" }
         #expect(terse.systemPrompt == "Be terse.")
         #expect(terse.chat.model == "terse-model")
-        #expect(terse.chat.maxTokens == 50)
+        #expect(terse.chat.sampling[.maxTokens] == .wholeNumber(50))
         // What the role leaves: the profile's, then the top level's.
-        #expect(terse.chat.temperature == 1.5)
+        #expect(terse.chat.sampling[.temperature] == .number(1.5))
         #expect(terse.profile == "usual")
         #expect(terse.role?.name == "terse")
         // The command line counts the role as given, so -c takes it over a stored conversation's.
@@ -67,7 +67,7 @@ import Testing
         }
         #expect(flagged.chat.model == "flag-model")
         #expect(flagged.systemPrompt == "flag prompt")
-        #expect(flagged.chat.maxTokens == 50)
+        #expect(flagged.chat.sampling[.maxTokens] == .wholeNumber(50))
     }
 
     @Test func aRoleThatNamesAProfileSelectsItUnlessProfileIsGiven() throws {
@@ -77,8 +77,8 @@ import Testing
         #expect(review.profile == "fast")
         #expect(review.chat.model == "fast-model")
         // The role's temperature beats its profile's; the profile's top_p stays.
-        #expect(review.chat.temperature == 0.2)
-        #expect(review.chat.topP == 0.5)
+        #expect(review.chat.sampling[.temperature] == .number(0.2))
+        #expect(review.chat.sampling[.topP] == .number(0.5))
         // A template is no system prompt: the one below it stays.
         #expect(review.systemPrompt == "top prompt")
         #expect(review.role?.isTemplate == true)
@@ -90,7 +90,7 @@ import Testing
         }
         #expect(explicit.profile == "usual")
         #expect(explicit.chat.model == "usual-model")
-        #expect(explicit.chat.temperature == 0.2)
+        #expect(explicit.chat.sampling[.temperature] == .number(0.2))
     }
 
     @Test func theBuiltInRolesAndWhatAConfigAddsToThem() throws {
@@ -169,11 +169,17 @@ import Testing
 
     @Test func applyingSetsTheSystemPromptAndTheSettingsTheRoleSets() {
         let conversation = Conversation(
-            systemPrompt: "old", settings: ChatSettings(model: "m", temperature: 1, maxTokens: 5, stream: false))
-        let role = PromptRole(name: "r", prompt: "new", settings: ChatSettings(model: "", temperature: 0.2))
+            systemPrompt: "old",
+            settings: ChatSettings(
+                model: "m", sampling: [.temperature: .number(1), .maxTokens: .wholeNumber(5)], stream: false))
+        let role = PromptRole(
+            name: "r", prompt: "new", settings: ChatSettings(model: "", sampling: [.temperature: .number(0.2)]))
         let applied = role.apply(to: conversation)
         #expect(applied.systemPrompt == "new")
-        #expect(applied.settings == ChatSettings(model: "m", temperature: 0.2, maxTokens: 5, stream: false))
+        #expect(
+            applied.settings
+                == ChatSettings(
+                    model: "m", sampling: [.temperature: .number(0.2), .maxTokens: .wholeNumber(5)], stream: false))
         let template = PromptRole(name: "t", prompt: "{{input}}", settings: ChatSettings(model: "t-model"))
         #expect(template.apply(to: conversation).systemPrompt == "old")
         #expect(template.apply(to: conversation).settings.model == "t-model")

@@ -32,6 +32,21 @@ struct SettingsTableTests {
         }
     }
 
+    @Test("every sampling parameter has one row, a row of the settings table that a role may set too")
+    func samplingParametersAreListedOnce() {
+        #expect(SamplingTable.all.map(\.parameter) == SamplingParameter.allCases)
+        for row in SamplingTable.all {
+            let setting = SettingsTable.setting(row.key)
+            #expect(setting != nil, "\(row.key) is not in the settings table")
+            #expect(ConfigRole.settingKeys.contains(row.key))
+            var settings = ResolvedSettings.blank
+            #expect(setting?.destination?(sample(row.kind), &settings) == true)
+            #expect(settings.chat.sampling[row.parameter] != nil, "\(row.key) does not set its parameter")
+        }
+        #expect(Set(SamplingTable.all.map(\.wireName)).count == SamplingTable.all.count)
+        #expect(Set(SamplingTable.all.map(\.storedName)).count == SamplingTable.all.count)
+    }
+
     @Test("the keys the resolver's own rules read have no destination")
     func ruleKeysHaveNoDestination() {
         let ruled = Set(SettingsTable.all.filter { $0.destination == nil }.map(\.key))
@@ -112,7 +127,7 @@ struct SettingsTableTests {
         try overrides.set("system_prompt", text: "", flag: "--system")
         let given = try SettingsResolver(environment: environment).resolve(overrides)
         #expect(given.chat.model == "smollm2-135m-instruct")
-        #expect(given.given == ChatSettings(model: "", temperature: 0.5, topP: 0.8))
+        #expect(given.given == ChatSettings(model: "", sampling: [.temperature: .number(0.5), .topP: .number(0.8)]))
         #expect(given.givenSystemPrompt == "")
         #expect(given.systemPrompt == "")
 

@@ -1,5 +1,5 @@
-/// A role as the config's `roles` map holds it: a prompt, the settings it sets (`model`,
-/// `temperature`, `max_tokens`, `top_p`) and a profile it selects. Only the keys it sets are
+/// A role as the config's `roles` map holds it: a prompt, the settings it sets (`model` and the
+/// sampling parameters of `SamplingTable`) and a profile it selects. Only the keys it sets are
 /// present; one that shares a built-in role's name adds to that role.
 struct ConfigRole: Equatable {
     /// The prompt; may hold `{{input}}`.
@@ -10,7 +10,7 @@ struct ConfigRole: Equatable {
     var profile: String?
 
     /// The settings a role may set.
-    static let settingKeys = ["model", "temperature", "max_tokens", "top_p"]
+    static let settingKeys = ["model"] + SamplingTable.all.map(\.key)
     /// Every key a role may hold.
     static let keys = ["prompt", "profile"] + settingKeys
 

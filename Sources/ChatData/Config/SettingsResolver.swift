@@ -51,6 +51,11 @@ public struct SettingsResolver {
         return Self.roles(in: file)
     }
 
+    /// The config key of each sampling parameter (`max_tokens`), as the role listing names them.
+    public static var samplingKeys: [SamplingParameter: String] {
+        Dictionary(uniqueKeysWithValues: SamplingTable.all.map { ($0.parameter, $0.key) })
+    }
+
     /// The default config file: `$XDG_CONFIG_HOME/chat/config.json`, else `~/.config/chat/config.json`.
     public var defaultConfigPath: String? {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/chat/config.json" }
