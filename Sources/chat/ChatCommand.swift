@@ -75,7 +75,7 @@ enum ChatCommand {
                 stdout.write(names.map { $0 + "\n" }.joined())
                 return 0
             } catch {
-                return fail(error.description, status: 2)
+                return fail(ErrorWording.line(for: error), status: 2)
             }
         case .listRoles, .completionValues(.roles):
             do {
@@ -93,7 +93,7 @@ enum ChatCommand {
                 }
                 return 0
             } catch {
-                return fail(error.description, status: 2)
+                return fail(ErrorWording.line(for: error), status: 2)
             }
         case .list, .search, .show, .export, .delete, .completionValues(.conversations):
             guard let directory = DataDirectory(environment: environment) else {
@@ -116,18 +116,18 @@ enum ChatCommand {
 
         var settings: ResolvedSettings
         do {
-            settings = try SettingsResolver(
+            settings = try await SettingsResolver(
                 environment: environment,
                 localModelCommand: Installation.localModelCommand(environment: environment)
             ).resolve(options.overrides)
         } catch {
-            return fail(error.description, status: 2)
+            return fail(ErrorWording.line(for: error), status: 2)
         }
         for warning in settings.warnings {
-            stderr.write(errorStyle.warning("chat: warning: \(warning)") + "\n")
+            stderr.write(errorStyle.warning("chat: warning: \(ErrorWording.line(for: warning))") + "\n")
         }
         for note in settings.notes {
-            stderr.write(errorStyle.note("chat: \(note)") + "\n")
+            stderr.write(errorStyle.note("chat: \(ErrorWording.line(for: note))") + "\n")
         }
 
         if options.verbose {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ChatData
 import ChatDomain
+import ChatPresentation
 
 /// Reads the command line: options first, then the prompt. From the first prompt word on every
 /// word is prompt text, even one that starts with `-` (`chat what is -5 squared`); a leading
@@ -46,10 +47,10 @@ struct CommandLineParser {
             try given.applySettings(to: &options.overrides)
             if given.has("raw") {
                 guard given["render"] == nil else { throw .usage("--raw is --render never; give one of them") }
-                do throws(DataError) {
-                    try options.overrides.set("render", text: "never", flag: "--raw")
+                do throws(SettingsError) {
+                    try options.overrides.set("render", text: RenderMode.never.rawValue, flag: "--raw")
                 } catch {
-                    throw .usage(error.description)
+                    throw .usage(ErrorWording.line(for: error))
                 }
             }
         }

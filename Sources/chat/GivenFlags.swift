@@ -1,4 +1,6 @@
 import ChatData
+import ChatDomain
+import ChatPresentation
 
 /// The flags one command line gave, by the name of their property in `ChatArguments`, with
 /// their values as typed; and the words from the first prompt word on.
@@ -25,7 +27,7 @@ struct GivenFlags: Equatable {
     func applySettings(to overrides: inout SettingOverrides) throws(CLIError) {
         for entry in FlagIndex.entries {
             guard let binding = entry.setting else { continue }
-            do throws(DataError) {
+            do throws(SettingsError) {
                 if entry.takesValue {
                     guard let text = values[entry.property] else { continue }
                     try overrides.set(binding.key, text: text, flag: binding.flag)
@@ -34,7 +36,7 @@ struct GivenFlags: Equatable {
                     try overrides.set(binding.key, binding.value, flag: binding.flag)
                 }
             } catch {
-                throw .usage(error.description)
+                throw .usage(ErrorWording.line(for: error))
             }
         }
     }

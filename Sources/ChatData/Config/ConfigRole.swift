@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// A role as the config's `roles` map holds it: a prompt, the settings it sets (`model` and the
 /// sampling parameters of `SamplingTable`) and a profile it selects. Only the keys it sets are
 /// present; one that shares a built-in role's name adds to that role.
@@ -23,8 +25,7 @@ struct ConfigRole: Equatable {
     /// Reads a role from a JSON object; `path` names it in messages (`roles.review.`).
     init(_ object: [String: JSONValue], path: String) throws(ConfigIssue) {
         for key in object.keys.sorted() where !Self.keys.contains(key) {
-            throw ConfigIssue(
-                key: path + key, problem: "unknown key (a role holds \(Self.keys.joined(separator: ", ")))")
+            throw ConfigIssue(key: path + key, problem: .unknownRoleKey(known: Self.keys))
         }
         let reader = ConfigReader(object: object, path: path)
         prompt = try reader.string("prompt")

@@ -36,7 +36,9 @@ enum SettingsTable {
             // Roles and attachments
             Setting("max_file_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(1_048_576), to: \.maxFileBytes),
             // Rendering
-            Setting("render", .choice(["auto", "always", "never"]), default: .text("auto"), to: \.render),
+            Setting(
+                "render", .choice(RenderMode.allCases.map(\.rawValue)), default: .text(RenderMode.auto.rawValue),
+                to: \.render),
         ]
 
     /// The entry for `key`, if it is a config key.
