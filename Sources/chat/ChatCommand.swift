@@ -136,7 +136,10 @@ enum ChatCommand {
         }
         let client = CurlHTTPClient()
         defer { client.shutdown() }
-        let repository = OpenAIGPTRepository(server: settings.server, client: client)
+        let repository =
+            switch settings.provider {
+            case .openai: OpenAIGPTRepository(server: settings.server, client: client)
+            }
         // The server's models, kept in the data directory for a day (only in memory with history off).
         let modelList = ModelListRepository(
             server: settings.server.baseURL, remote: repository,

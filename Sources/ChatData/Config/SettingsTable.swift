@@ -11,6 +11,10 @@ enum SettingsTable {
             Setting(
                 "base_url", .text(nonEmptyFlag: true), environment: "OPENAI_BASE_URL",
                 default: .text("https://api.openai.com/v1"), to: \.server.baseURL),
+            Setting(
+                "provider", .choice(ProviderName.allCases.map(\.rawValue)),
+                default: .text(ProviderName.openai.rawValue),
+                to: \.provider),
             Setting("model", .text(nonEmptyFlag: true), default: .text("gpt-4o-mini"), to: \.chat.model),
             Setting("system_prompt", .text(), to: \.systemPrompt),
         ] + SamplingTable.all.map(\.setting) + [
