@@ -35,7 +35,12 @@ struct SamplingSetting: Sendable {
 
     /// Its row of `SettingsTable`: the decided value goes to the settings' sampling values.
     var setting: Setting {
-        Setting(key, kind, to: \ResolvedSettings.chat.sampling[parameter])
+        let parameter = parameter
+        return Setting(key, kind) { value, settings in
+            guard let value = SamplingValue(setting: value) else { return false }
+            settings.chat.sampling[parameter] = value
+            return true
+        }
     }
 
     /// The value a JSON value holds for it, of its kind; nil when it holds another type (a

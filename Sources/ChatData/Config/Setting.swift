@@ -31,6 +31,19 @@ struct Setting: Sendable {
         }
     }
 
+    /// A key whose decided value `store` stores (a sampling parameter's: a key path through a
+    /// subscript would be built at run time, on every start).
+    init(
+        _ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil,
+        store: @escaping @Sendable (SettingValue, inout ResolvedSettings) -> Bool
+    ) {
+        self.key = key
+        self.kind = kind
+        self.environment = environment
+        self.defaultValue = defaultValue
+        self.destination = store
+    }
+
     /// A key only the resolver's own rules read.
     init(_ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil) {
         self.key = key
