@@ -48,7 +48,7 @@ struct CommandLineParser {
             if given.has("raw") {
                 guard given["render"] == nil else { throw .usage("--raw is --render never; give one of them") }
                 do throws(SettingsError) {
-                    try options.overrides.set("render", text: RenderMode.never.rawValue, flag: "--raw")
+                    try options.overrides.set("render", text: "never", flag: "--raw")
                 } catch {
                     throw .usage(ErrorWording.line(for: error))
                 }
