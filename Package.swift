@@ -128,7 +128,9 @@ let package = Package(
         .testTarget(name: "ChatDomainTests", dependencies: ["ChatDomain", "ChatTestSupport"]),
         .testTarget(
             name: "ChatDataTests",
-            dependencies: ["ChatData", "ChatDomain", "ChatTestSupport"]),
+            // ChatPresentation for ErrorWording: the settings' errors are facts, and the tests read
+            // them as people do.
+            dependencies: ["ChatData", "ChatDomain", "ChatPresentation", "ChatTestSupport"]),
         .testTarget(
             name: "ChatPresentationTests", dependencies: ["ChatPresentation", "ChatDomain", "ChatTestSupport"]),
         .testTarget(name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat", "ChatData"]),

@@ -1,4 +1,5 @@
-/// Failures of the Data layer's own machinery: transport and configuration.
+/// Failures of the Data layer's own machinery: the transport. (Settings that cannot be used are
+/// `SettingsError`, facts the presentation words.)
 public enum DataError: Error, Sendable, Equatable {
     /// libcurl could not complete the transfer; `code` is its CURLcode.
     case transport(code: Int, message: String)
@@ -6,12 +7,6 @@ public enum DataError: Error, Sendable, Equatable {
     case connectTimeout(seconds: Double)
     /// No byte for this many seconds.
     case idleTimeout(seconds: Double)
-    /// A config file that cannot be used: which file, and what is wrong.
-    case config(file: String, message: String)
-    /// A setting that cannot be used (flag or environment variable).
-    case setting(String)
-    /// No API key for a server that needs one.
-    case missingAPIKey(String)
 }
 
 extension DataError: CustomStringConvertible {
@@ -21,9 +16,6 @@ extension DataError: CustomStringConvertible {
         case .transport(_, let message): return message
         case .connectTimeout(let seconds): return "could not connect within \(seconds) s"
         case .idleTimeout(let seconds): return "no data for \(seconds) s"
-        case .config(let file, let message): return "config \(file): \(message)"
-        case .setting(let message): return message
-        case .missingAPIKey(let message): return message
         }
     }
 }

@@ -86,13 +86,16 @@ enum ChatCommand {
         let builder = SessionBuilder(options: options, console: console)
         let settings: ResolvedSettings
         do throws(RunFailure) {
-            settings = try builder.settings()
+            settings = try await builder.settings()
         } catch {
             return console.fail(error.message, status: error.status)
         }
         let client = CurlHTTPClient()
         defer { client.shutdown() }
-        let repository = OpenAIGPTRepository(server: settings.server, client: client)
+        let repository =
+            switch settings.provider {
+            case .openai: OpenAIGPTRepository(server: settings.server, client: client)
+            }
         let modelList = builder.modelList(settings, repository)
         if options.action == .models {
             return await ModelsMode(modelList: modelList, stdout: console.stdout, environment: console.environment) {

@@ -1,4 +1,6 @@
 import ChatData
+import ChatDomain
+import ChatPresentation
 
 extension CommandLineParser {
     /// Applies the options `given` to `options`, in the catalogue's order, then the rules between
@@ -51,20 +53,20 @@ extension CommandLineParser {
         var renderGiven = false
         for (index, entry) in OptionCatalogue.entries.enumerated() {
             guard case .setting(let setting) = entry.effect, let values = given.values[index] else { continue }
-            try checked { () throws(DataError) in try options.overrides.set(setting, fromFlag: values.last) }
+            try checked { () throws(SettingsError) in try options.overrides.set(setting, fromFlag: values.last) }
             renderGiven = renderGiven || setting.key == "render"
         }
         guard options.raw else { return }
         guard !renderGiven else { throw .usage("--raw is --render never; give one of them") }
-        try checked { () throws(DataError) in try options.overrides.set("render", text: "never", flag: "--raw") }
+        try checked { () throws(SettingsError) in try options.overrides.set("render", text: "never", flag: "--raw") }
     }
 
     /// A setting's check, its message a usage error.
-    private static func checked(_ body: () throws(DataError) -> Void) throws(CLIError) {
-        do throws(DataError) {
+    private static func checked(_ body: () throws(SettingsError) -> Void) throws(CLIError) {
+        do throws(SettingsError) {
             try body()
         } catch {
-            throw .usage(error.description)
+            throw .usage(ErrorWording.line(for: error))
         }
     }
 

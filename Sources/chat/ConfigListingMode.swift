@@ -13,7 +13,7 @@ struct ConfigListingMode {
             console.stdout.write(names.map { $0 + "\n" }.joined())
             return 0
         } catch {
-            return console.fail(error.description, status: 2)
+            return console.fail(ErrorWording.line(for: error), status: 2)
         }
     }
 
@@ -24,14 +24,17 @@ struct ConfigListingMode {
             let roles = try SettingsResolver(environment: console.environment).roles(configPath: configPath)
             let stdout = console.stdout
             if forCompletion {
-                stdout.write(roles.map { $0.name + "\t" + RoleListPresenter.description(of: $0) + "\n" }.joined())
+                let keys = SettingsResolver.samplingKeys
+                stdout.write(
+                    roles.map { $0.name + "\t" + RoleListPresenter.description(of: $0, samplingKeys: keys) + "\n" }
+                        .joined())
             } else {
                 let style = TerminalStyle(isTerminal: stdout.isTerminal, environment: console.environment)
-                RoleListPresenter(output: stdout, style: style).show(roles)
+                RoleListPresenter(output: stdout, style: style, samplingKeys: SettingsResolver.samplingKeys).show(roles)
             }
             return 0
         } catch {
-            return console.fail(error.description, status: 2)
+            return console.fail(ErrorWording.line(for: error), status: 2)
         }
     }
 }

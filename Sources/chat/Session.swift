@@ -48,9 +48,9 @@ struct Session {
     /// Whether answers are rendered as Markdown.
     var rendersMarkdown: Bool {
         switch settings.render {
-        case "always": return true
-        case "never": return false
-        default: return TerminalStyle.takesEscapes(isTerminal: stdout.isTerminal, environment: environment)
+        case .always: return true
+        case .never: return false
+        case .auto: return TerminalStyle.takesEscapes(isTerminal: stdout.isTerminal, environment: environment)
         }
     }
 

@@ -12,20 +12,22 @@ struct SessionBuilder {
 
     /// The settings from the flags, the config and the environment; their warnings and notes are
     /// said on stderr, and `-v` sends the diagnostics there too.
-    func settings() throws(RunFailure) -> ResolvedSettings {
+    func settings() async throws(RunFailure) -> ResolvedSettings {
         let environment = console.environment
         var settings: ResolvedSettings
         do {
-            settings = try SettingsResolver(
+            settings = try await SettingsResolver(
                 environment: environment,
                 localModelCommand: Installation.localModelCommand(environment: environment)
             ).resolve(options.overrides)
         } catch {
-            throw RunFailure(message: error.description, status: 2)
+            throw RunFailure(message: ErrorWording.line(for: error), status: 2)
         }
         let (stderr, style) = (console.stderr, console.errorStyle)
-        for warning in settings.warnings { stderr.write(style.warning("chat: warning: \(warning)") + "\n") }
-        for note in settings.notes { stderr.write(style.note("chat: \(note)") + "\n") }
+        for warning in settings.warnings {
+            stderr.write(style.warning("chat: warning: \(ErrorWording.line(for: warning))") + "\n")
+        }
+        for note in settings.notes { stderr.write(style.note("chat: \(ErrorWording.line(for: note))") + "\n") }
         if options.verbose {
             settings.server.diagnostics = { text in stderr.write(style.dim(text) + "\n") }
         }

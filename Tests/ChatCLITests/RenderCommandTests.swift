@@ -77,6 +77,7 @@ import Testing
         let config = try chat.writeConfig(#"{"render": "sometimes"}"#)
         let result = try await chat.run(["--config", config, "--base-url", "http://127.0.0.1:9/v1", "hi"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains(#"render: expected "auto", "always", "never", got "sometimes""#))
+        // The words are named as the flag's message names them.
+        #expect(result.stderr.contains(#"render: expected auto, always or never, got "sometimes""#))
     }
 }

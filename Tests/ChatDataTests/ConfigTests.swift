@@ -39,18 +39,18 @@ private struct TempDir {
 }
 
 /// Runs `body` with a fresh temporary directory, removed afterwards.
-private func withTempDir(_ body: (TempDir) throws -> Void) throws {
+private func withTempDir(_ body: (TempDir) async throws -> Void) async throws {
     let path = "/tmp/chat-config-tests-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: path) }
-    try body(TempDir(path: path))
+    try await body(TempDir(path: path))
 }
 
 extension SettingOverrides {
     /// Sets `key` as its flag would (`--base-url` for `base_url`); nil leaves it unset.
     fileprivate mutating func flag(_ key: String, _ text: String?) {
         guard let text else { return }
-        do throws(DataError) {
+        do throws(SettingsError) {
             try set(key, text: text, flag: "--" + key.replacingOccurrences(of: "_", with: "-"))
         } catch {
             Issue.record("\(key) = \(text): \(error)")
@@ -59,7 +59,7 @@ extension SettingOverrides {
 
     /// Sets the true-or-false `key` as its flag would.
     fileprivate mutating func flag(_ key: String, _ value: Bool) {
-        do throws(DataError) {
+        do throws(SettingsError) {
             try set(key, value, flag: "--" + key.replacingOccurrences(of: "_", with: "-"))
         } catch {
             Issue.record("\(key) = \(value): \(error)")
@@ -75,16 +75,16 @@ private func flags(_ configure: (inout SettingOverrides) -> Void = { _ in }) -> 
 }
 
 private func resolve(_ environment: [String: String], _ overrides: SettingOverrides = SettingOverrides())
-    throws(DataError) -> ResolvedSettings
+    async throws(SettingsError) -> ResolvedSettings
 {
-    try SettingsResolver(environment: environment).resolve(overrides)
+    try await SettingsResolver(environment: environment).resolve(overrides)
 }
 
 /// Resolves with the config file at `path`.
 private func resolve(
     config path: String, _ environment: [String: String] = [:], _ configure: (inout SettingOverrides) -> Void = { _ in }
-) throws(DataError) -> ResolvedSettings {
-    try resolve(
+) async throws(SettingsError) -> ResolvedSettings {
+    try await resolve(
         environment,
         flags {
             $0.configPath = path; configure(&$0)
@@ -95,9 +95,9 @@ private func resolve(
 private func resolveError(
     _ environment: [String: String], _ overrides: SettingOverrides = SettingOverrides(),
     sourceLocation: SourceLocation = #_sourceLocation
-) -> DataError? {
-    do throws(DataError) {
-        let settings = try resolve(environment, overrides)
+) async -> SettingsError? {
+    do throws(SettingsError) {
+        let settings = try await resolve(environment, overrides)
         Issue.record("expected an error, got base URL \(settings.server.baseURL)", sourceLocation: sourceLocation)
         return nil
     } catch {
@@ -105,16 +105,17 @@ private func resolveError(
     }
 }
 
-/// The message of a `.config` error for `file`, recording an issue for any other outcome.
+/// The line of a `.configFile` error for `file`, after `config FILE: `, recording an issue for any other outcome.
 private func configMessage(
-    _ error: DataError?, file: String, sourceLocation: SourceLocation = #_sourceLocation
+    _ error: SettingsError?, file: String, sourceLocation: SourceLocation = #_sourceLocation
 ) -> String {
-    guard case .config(let errorFile, let message)? = error else {
-        Issue.record("expected DataError.config, got \(String(describing: error))", sourceLocation: sourceLocation)
+    guard let error, case .configFile(let errorFile, _) = error else {
+        Issue.record(
+            "expected SettingsError.configFile, got \(String(describing: error))", sourceLocation: sourceLocation)
         return ""
     }
     #expect(errorFile == file, sourceLocation: sourceLocation)
-    return message
+    return String(line(error).dropFirst("config \(file): ".count))
 }
 
 private let key = ["OPENAI_API_KEY": "sk-env"]
@@ -124,7 +125,7 @@ private let key = ["OPENAI_API_KEY": "sk-env"]
 @Suite("Config file parsing")
 struct ConfigFileTests {
     @Test("every key of a level, the profiles and default_profile are read")
-    func everyKeyIsRead() throws {
+    func everyKeyIsRead() async throws {
         let json = """
             {
               "base_url": "https://top.example/v1", "model": "m", "system_prompt": "Be brief.",
@@ -148,7 +149,7 @@ struct ConfigFileTests {
     }
 
     @Test("an empty object is an empty config")
-    func emptyObjectIsEmptyConfig() throws {
+    func emptyObjectIsEmptyConfig() async throws {
         #expect(try ConfigFile(bytes: Array("{}".utf8)) == ConfigFile())
     }
 
@@ -198,10 +199,8 @@ struct ConfigFileTests {
                 json: "{\n\"model\": \"m\"\n\"stream\": true}", key: "(file)",
                 problem: "not valid JSON: line 3, column 1: a comma or } expected after the value of \"model\""),
         ])
-    func badConfigNamesKey(_ testCase: IssueCase) {
-        #expect(throws: ConfigIssue(key: testCase.key, problem: testCase.problem)) {
-            try ConfigFile(bytes: Array(testCase.json.utf8))
-        }
+    func badConfigNamesKey(_ testCase: IssueCase) async {
+        expectIssue(testCase.json, key: testCase.key, problem: testCase.problem)
     }
 
     @Test(
@@ -210,28 +209,26 @@ struct ConfigFileTests {
             (#"{"modle": "x"}"#, "modle"),
             (#"{"profiles": {"work": {"modle": "x"}}}"#, "profiles.work.modle"),
         ])
-    func unknownKeyIsNamed(_ json: String, _ key: String) {
+    func unknownKeyIsNamed(_ json: String, _ key: String) async {
         do throws(ConfigIssue) {
             _ = try ConfigFile(bytes: Array(json.utf8))
             Issue.record("expected an issue")
         } catch {
             #expect(error.key == key)
-            #expect(error.problem.hasPrefix("unknown key"))
-            #expect(error.problem.contains("model"))
+            #expect(problem(error).hasPrefix("unknown key"))
+            #expect(problem(error).contains("model"))
         }
     }
 
     @Test("an unknown key close to a known one suggests it; a repeated key takes its last value")
-    func unknownKeySuggestsAndRepeatedKeyTakesTheLast() throws {
-        #expect(throws: ConfigIssue(key: "modle", problem: "unknown key; did you mean model?")) {
-            try ConfigFile(bytes: Array(#"{"modle": "x"}"#.utf8))
-        }
+    func unknownKeySuggestsAndRepeatedKeyTakesTheLast() async throws {
+        expectIssue(#"{"modle": "x"}"#, key: "modle", problem: "unknown key; did you mean model?")
         let file = try ConfigFile(bytes: Array(#"{"model": "first", "model": "last"}"#.utf8))
         #expect(file.top["model"] == .text("last"))
     }
 
     @Test("profiles and default_profile are not keys of a profile")
-    func profileKeysOnlyAtTop() {
+    func profileKeysOnlyAtTop() async {
         do throws(ConfigIssue) {
             _ = try ConfigFile(bytes: Array(#"{"profiles": {"a": {"profiles": {}}}}"#.utf8))
             Issue.record("expected an issue")
@@ -247,24 +244,24 @@ struct ConfigFileTests {
             (#"{"api_key_file": "/k", "api_key_command": "echo k"}"#, "api_key_command"),
             (#"{"profiles": {"p": {"api_key": "sk", "api_key_file": "/k"}}}"#, "profiles.p.api_key_file"),
         ])
-    func twoKeySourcesAreRefused(_ json: String, _ key: String) {
+    func twoKeySourcesAreRefused(_ json: String, _ key: String) async {
         do throws(ConfigIssue) {
             _ = try ConfigFile(bytes: Array(json.utf8))
             Issue.record("expected an issue")
         } catch {
             #expect(error.key == key)
-            #expect(error.problem.hasPrefix("give one of api_key, api_key_env, api_key_file, api_key_command"))
+            #expect(problem(error).hasPrefix("give one of api_key, api_key_env, api_key_file, api_key_command"))
         }
     }
 
     @Test("invalid JSON is an issue with the file", arguments: ["", "{", #"{"model": x}"#, "model = x"])
-    func invalidJSONIsIssue(_ text: String) {
+    func invalidJSONIsIssue(_ text: String) async {
         do throws(ConfigIssue) {
             _ = try ConfigFile(bytes: Array(text.utf8))
             Issue.record("expected an issue")
         } catch {
             #expect(error.key == "(file)")
-            #expect(error.problem.hasPrefix("not valid JSON"))
+            #expect(problem(error).hasPrefix("not valid JSON"))
         }
     }
 }
@@ -274,8 +271,8 @@ struct ConfigFileTests {
 @Suite("Settings defaults and config location")
 struct SettingsDefaultsTests {
     @Test("with only OPENAI_API_KEY set, every setting is the default")
-    func defaultsWithKeyOnly() throws {
-        let settings = try resolve(key)
+    func defaultsWithKeyOnly() async throws {
+        let settings = try await resolve(key)
         #expect(settings.server.baseURL == "https://api.openai.com/v1")
         #expect(settings.server.apiKey == "sk-env")
         #expect(settings.server.connectTimeout == 10)
@@ -284,18 +281,18 @@ struct SettingsDefaultsTests {
         #expect(settings.server.proxy == nil)
         #expect(settings.chat.model == "gpt-4o-mini")
         #expect(settings.chat.stream)
-        #expect(settings.chat.temperature == nil)
-        #expect(settings.chat.maxTokens == nil)
-        #expect(settings.chat.topP == nil)
+        #expect(settings.chat.sampling[.temperature] == nil)
+        #expect(settings.chat.sampling[.maxTokens] == nil)
+        #expect(settings.chat.sampling[.topP] == nil)
         #expect(settings.systemPrompt == nil)
         #expect(settings.profile == nil)
         #expect(settings.warnings.isEmpty)
     }
 
     @Test("OPENAI_API_KEY is trimmed, and a blank one is no key")
-    func environmentKeyIsTrimmed() throws {
-        #expect(try resolve(["OPENAI_API_KEY": "  sk-env\n"]).server.apiKey == "sk-env")
-        guard case .missingAPIKey? = resolveError(["OPENAI_API_KEY": " \n"]) else {
+    func environmentKeyIsTrimmed() async throws {
+        #expect(try await resolve(["OPENAI_API_KEY": "  sk-env\n"]).server.apiKey == "sk-env")
+        guard case .missingAPIKey? = await resolveError(["OPENAI_API_KEY": " \n"]) else {
             Issue.record("expected missingAPIKey for a blank OPENAI_API_KEY")
             return
         }
@@ -308,13 +305,13 @@ struct SettingsDefaultsTests {
             ("https://example.com/v1//", "https://example.com/v1"),
             ("https://example.com/v1", "https://example.com/v1"),
         ])
-    func trailingSlashIsDropped(_ given: String, _ expected: String) throws {
-        #expect(try resolve(key, flags { $0.flag("base_url", given) }).server.baseURL == expected)
-        #expect(try resolve(key.merging(["OPENAI_BASE_URL": given]) { $1 }).server.baseURL == expected)
+    func trailingSlashIsDropped(_ given: String, _ expected: String) async throws {
+        #expect(try await resolve(key, flags { $0.flag("base_url", given) }).server.baseURL == expected)
+        #expect(try await resolve(key.merging(["OPENAI_BASE_URL": given]) { $1 }).server.baseURL == expected)
     }
 
     @Test("the default config path is under XDG_CONFIG_HOME, else HOME/.config")
-    func defaultConfigPath() {
+    func defaultConfigPath() async {
         #expect(
             SettingsResolver(environment: ["XDG_CONFIG_HOME": "/x/cfg", "HOME": "/h"]).defaultConfigPath
                 == "/x/cfg/chat/config.json")
@@ -326,53 +323,56 @@ struct SettingsDefaultsTests {
     }
 
     @Test("the default config file is read from XDG_CONFIG_HOME")
-    func readsConfigFromXDG() throws {
-        try withTempDir { dir throws in
+    func readsConfigFromXDG() async throws {
+        try await withTempDir { dir async throws in
             dir.write("chat/config.json", #"{"model": "from-xdg"}"#)
-            let settings = try resolve(key.merging(["XDG_CONFIG_HOME": dir.path, "HOME": "/nonexistent"]) { $1 })
+            let settings = try await resolve(key.merging(["XDG_CONFIG_HOME": dir.path, "HOME": "/nonexistent"]) { $1 })
             #expect(settings.chat.model == "from-xdg")
         }
     }
 
     @Test("the default config file is read from HOME/.config")
-    func readsConfigFromHome() throws {
-        try withTempDir { dir throws in
+    func readsConfigFromHome() async throws {
+        try await withTempDir { dir async throws in
             dir.write(".config/chat/config.json", #"{"model": "from-home"}"#)
-            #expect(try resolve(key.merging(["HOME": dir.path]) { $1 }).chat.model == "from-home")
+            #expect(try await resolve(key.merging(["HOME": dir.path]) { $1 }).chat.model == "from-home")
         }
     }
 
     @Test("a missing default config file is fine")
-    func missingDefaultConfigIsFine() throws {
-        try withTempDir { dir throws in
-            let settings = try resolve(key.merging(["HOME": dir.path, "XDG_CONFIG_HOME": dir.path + "/xdg"]) { $1 })
+    func missingDefaultConfigIsFine() async throws {
+        try await withTempDir { dir async throws in
+            let settings = try await resolve(
+                key.merging(["HOME": dir.path, "XDG_CONFIG_HOME": dir.path + "/xdg"]) { $1 })
             #expect(settings.chat.model == "gpt-4o-mini")
             #expect(settings.warnings.isEmpty)
         }
     }
 
     @Test("a --config file that does not exist is an error naming it")
-    func missingExplicitConfigIsError() throws {
-        try withTempDir { dir throws in
+    func missingExplicitConfigIsError() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.path + "/nope.json"
-            let message = configMessage(resolveError(key, flags { $0.configPath = path }), file: path)
+            let message = configMessage(await resolveError(key, flags { $0.configPath = path }), file: path)
             #expect(message.contains("no such file"))
         }
     }
 
     @Test("a --config path starting with ~/ is under HOME")
-    func explicitConfigExpandsTilde() throws {
-        try withTempDir { dir throws in
+    func explicitConfigExpandsTilde() async throws {
+        try await withTempDir { dir async throws in
             dir.write("my.json", #"{"model": "tilde"}"#)
-            #expect(try resolve(config: "~/my.json", key.merging(["HOME": dir.path]) { $1 }).chat.model == "tilde")
+            #expect(
+                try await resolve(config: "~/my.json", key.merging(["HOME": dir.path]) { $1 }).chat.model == "tilde")
         }
     }
 
     @Test("a malformed default config file is an error too")
-    func malformedDefaultConfigIsError() throws {
-        try withTempDir { dir throws in
+    func malformedDefaultConfigIsError() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.write("chat/config.json", "{")
-            let message = configMessage(resolveError(key.merging(["XDG_CONFIG_HOME": dir.path]) { $1 }), file: path)
+            let message = configMessage(
+                await resolveError(key.merging(["XDG_CONFIG_HOME": dir.path]) { $1 }), file: path)
             #expect(message.hasPrefix("(file): not valid JSON"))
         }
     }
@@ -427,10 +427,10 @@ private let baseURLCases: [BaseURLCase] = [
 @Suite("Settings precedence")
 struct SettingsPrecedenceTests {
     @Test("the base URL comes from the highest source that sets it", arguments: baseURLCases)
-    func baseURLPrecedence(_ testCase: BaseURLCase) throws {
-        try withTempDir { dir throws in
+    func baseURLPrecedence(_ testCase: BaseURLCase) async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(testCase.config)
-            let settings = try resolve(config: path, key.merging(testCase.environment) { $1 }) {
+            let settings = try await resolve(config: path, key.merging(testCase.environment) { $1 }) {
                 $0.flag("base_url", testCase.flagBaseURL)
                 $0.profile = testCase.profile
             }
@@ -446,9 +446,9 @@ struct SettingsPrecedenceTests {
         """
 
     @Test("flags beat the profile for every setting")
-    func flagsBeatProfile() throws {
-        try withTempDir { dir throws in
-            let settings = try resolve(config: dir.config(Self.allLevels), key) {
+    func flagsBeatProfile() async throws {
+        try await withTempDir { dir async throws in
+            let settings = try await resolve(config: dir.config(Self.allLevels), key) {
                 $0.profile = "p"
                 $0.flag("model", "flag-model")
                 $0.flag("temperature", "0.3")
@@ -460,9 +460,9 @@ struct SettingsPrecedenceTests {
                 $0.flag("top_p", "0.3")
             }
             #expect(settings.chat.model == "flag-model")
-            #expect(settings.chat.temperature == 0.3)
-            #expect(settings.chat.maxTokens == 30)
-            #expect(settings.chat.topP == 0.3)
+            #expect(settings.chat.sampling[.temperature] == .number(0.3))
+            #expect(settings.chat.sampling[.maxTokens] == .wholeNumber(30))
+            #expect(settings.chat.sampling[.topP] == .number(0.3))
             #expect(settings.systemPrompt == "flag")
             #expect(settings.server.connectTimeout == 5)
             #expect(settings.server.idleTimeout == 6)
@@ -471,14 +471,14 @@ struct SettingsPrecedenceTests {
     }
 
     @Test("the profile beats the top level for every setting")
-    func profileBeatsTop() throws {
-        try withTempDir { dir throws in
-            let settings = try resolve(config: dir.config(Self.allLevels), key) { $0.profile = "p" }
+    func profileBeatsTop() async throws {
+        try await withTempDir { dir async throws in
+            let settings = try await resolve(config: dir.config(Self.allLevels), key) { $0.profile = "p" }
             #expect(settings.profile == "p")
             #expect(settings.chat.model == "profile-model")
-            #expect(settings.chat.temperature == 0.2)
-            #expect(settings.chat.maxTokens == 20)
-            #expect(settings.chat.topP == 0.2)
+            #expect(settings.chat.sampling[.temperature] == .number(0.2))
+            #expect(settings.chat.sampling[.maxTokens] == .wholeNumber(20))
+            #expect(settings.chat.sampling[.topP] == .number(0.2))
             #expect(settings.systemPrompt == "profile")
             #expect(settings.server.connectTimeout == 3)
             #expect(settings.server.idleTimeout == 4)
@@ -487,14 +487,14 @@ struct SettingsPrecedenceTests {
     }
 
     @Test("the top level beats the defaults for every setting")
-    func topBeatsDefaults() throws {
-        try withTempDir { dir throws in
-            let settings = try resolve(config: dir.config(Self.allLevels), key)
+    func topBeatsDefaults() async throws {
+        try await withTempDir { dir async throws in
+            let settings = try await resolve(config: dir.config(Self.allLevels), key)
             #expect(settings.profile == nil)
             #expect(settings.chat.model == "top-model")
-            #expect(settings.chat.temperature == 0.1)
-            #expect(settings.chat.maxTokens == 10)
-            #expect(settings.chat.topP == 0.1)
+            #expect(settings.chat.sampling[.temperature] == .number(0.1))
+            #expect(settings.chat.sampling[.maxTokens] == .wholeNumber(10))
+            #expect(settings.chat.sampling[.topP] == .number(0.1))
             #expect(settings.systemPrompt == "top")
             #expect(settings.server.connectTimeout == 1)
             #expect(settings.server.idleTimeout == 2)
@@ -503,55 +503,55 @@ struct SettingsPrecedenceTests {
     }
 
     @Test("a profile only overrides the keys it sets")
-    func profileOverridesOnlyItsKeys() throws {
-        try withTempDir { dir throws in
+    func profileOverridesOnlyItsKeys() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(
                 #"{"model": "top", "temperature": 0.5, "proxy": "http://top:1", "profiles": {"p": {"model": "p"}}}"#)
-            let settings = try resolve(config: path, key) { $0.profile = "p" }
+            let settings = try await resolve(config: path, key) { $0.profile = "p" }
             #expect(settings.chat.model == "p")
-            #expect(settings.chat.temperature == 0.5)
+            #expect(settings.chat.sampling[.temperature] == .number(0.5))
             #expect(settings.server.proxy == "http://top:1")
         }
     }
 
     @Test("the profile's proxy beats the top level's")
-    func profileProxyBeatsTop() throws {
-        try withTempDir { dir throws in
+    func profileProxyBeatsTop() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"proxy": "http://top:1", "profiles": {"p": {"proxy": "http://profile:2"}}}"#)
-            #expect(try resolve(config: path, key) { $0.profile = "p" }.server.proxy == "http://profile:2")
+            #expect(try await resolve(config: path, key) { $0.profile = "p" }.server.proxy == "http://profile:2")
         }
     }
 
     @Test("a profile's key beats OPENAI_API_KEY")
-    func profileKeyBeatsEnvironmentKey() throws {
-        try withTempDir { dir throws in
+    func profileKeyBeatsEnvironmentKey() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"api_key": "sk-top", "profiles": {"p": {"api_key": "sk-profile"}}}"#)
-            #expect(try resolve(config: path, key) { $0.profile = "p" }.server.apiKey == "sk-profile")
+            #expect(try await resolve(config: path, key) { $0.profile = "p" }.server.apiKey == "sk-profile")
         }
     }
 
     @Test("OPENAI_API_KEY beats the top level's key")
-    func environmentKeyBeatsTopKey() throws {
-        try withTempDir { dir throws in
+    func environmentKeyBeatsTopKey() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"api_key": "sk-top"}"#)
-            #expect(try resolve(config: path, key).server.apiKey == "sk-env")
+            #expect(try await resolve(config: path, key).server.apiKey == "sk-env")
         }
     }
 
     @Test("the top level's key is used when OPENAI_API_KEY is not set or blank")
-    func topKeyWithoutEnvironmentKey() throws {
-        try withTempDir { dir throws in
+    func topKeyWithoutEnvironmentKey() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"api_key": " sk-top "}"#)
-            #expect(try resolve(config: path, [:]).server.apiKey == "sk-top")
-            #expect(try resolve(config: path, ["OPENAI_API_KEY": "  "]).server.apiKey == "sk-top")
+            #expect(try await resolve(config: path, [:]).server.apiKey == "sk-top")
+            #expect(try await resolve(config: path, ["OPENAI_API_KEY": "  "]).server.apiKey == "sk-top")
         }
     }
 
     @Test("a profile without base_url or key source uses OPENAI_API_KEY")
-    func bareProfileInheritsEnvironmentKey() throws {
-        try withTempDir { dir throws in
+    func bareProfileInheritsEnvironmentKey() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"profiles": {"p": {"model": "x"}}}"#)
-            #expect(try resolve(config: path, key) { $0.profile = "p" }.server.apiKey == "sk-env")
+            #expect(try await resolve(config: path, key) { $0.profile = "p" }.server.apiKey == "sk-env")
         }
     }
 }
@@ -566,50 +566,50 @@ struct ProfileTests {
         """
 
     @Test("default_profile picks the profile")
-    func defaultProfileIsUsed() throws {
-        try withTempDir { dir throws in
-            let settings = try resolve(config: dir.config(Self.config), key)
+    func defaultProfileIsUsed() async throws {
+        try await withTempDir { dir async throws in
+            let settings = try await resolve(config: dir.config(Self.config), key)
             #expect(settings.profile == "work")
             #expect(settings.chat.model == "work-model")
         }
     }
 
     @Test("--profile beats default_profile")
-    func profileFlagBeatsDefaultProfile() throws {
-        try withTempDir { dir throws in
-            let settings = try resolve(config: dir.config(Self.config), key) { $0.profile = "home" }
+    func profileFlagBeatsDefaultProfile() async throws {
+        try await withTempDir { dir async throws in
+            let settings = try await resolve(config: dir.config(Self.config), key) { $0.profile = "home" }
             #expect(settings.profile == "home")
             #expect(settings.chat.model == "home-model")
         }
     }
 
     @Test("an unknown --profile is an error listing the known profiles")
-    func unknownProfileFlagIsError() throws {
-        try withTempDir { dir throws in
+    func unknownProfileFlagIsError() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(Self.config)
-            let error = resolveError(
+            let error = await resolveError(
                 key,
                 flags {
                     $0.configPath = path; $0.profile = "nope"
                 })
             #expect(
-                error == .setting(#"no profile named "nope" (--profile); known profiles: home, local, work"#))
+                line(error) == (#"no profile named "nope" (--profile); known profiles: home, local, work"#))
         }
     }
 
     @Test("an unknown default_profile is an error naming the config file")
-    func unknownDefaultProfileIsError() throws {
-        try withTempDir { dir throws in
+    func unknownDefaultProfileIsError() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"default_profile": "gone"}"#)
-            let error = resolveError(key, flags { $0.configPath = path })
+            let error = await resolveError(key, flags { $0.configPath = path })
             #expect(
-                error == .setting(#"no profile named "gone" (default_profile in \#(path)); known profiles: local"#))
+                line(error) == (#"no profile named "gone" (default_profile in \#(path)); known profiles: local"#))
         }
     }
 
     @Test("the built-in local profile works with no config file and no key")
-    func builtInLocalProfile() throws {
-        let settings = try resolve([:], flags { $0.profile = "local" })
+    func builtInLocalProfile() async throws {
+        let settings = try await resolve([:], flags { $0.profile = "local" })
         #expect(settings.profile == "local")
         #expect(settings.server.baseURL == "http://127.0.0.1:8080/v1")
         #expect(settings.chat.model == "smollm2-135m-instruct")
@@ -617,16 +617,16 @@ struct ProfileTests {
     }
 
     @Test("the built-in local profile never gets OPENAI_API_KEY")
-    func builtInLocalProfileGetsNoEnvironmentKey() throws {
-        let settings = try resolve(key, flags { $0.profile = "local" })
+    func builtInLocalProfileGetsNoEnvironmentKey() async throws {
+        let settings = try await resolve(key, flags { $0.profile = "local" })
         #expect(settings.server.apiKey == nil)
     }
 
     @Test("a config profile named local adds to the built-in one")
-    func configLocalAddsToBuiltIn() throws {
-        try withTempDir { dir throws in
+    func configLocalAddsToBuiltIn() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"profiles": {"local": {"model": "qwen3"}}}"#)
-            let settings = try resolve(config: path, key) { $0.profile = "local" }
+            let settings = try await resolve(config: path, key) { $0.profile = "local" }
             #expect(settings.server.baseURL == "http://127.0.0.1:8080/v1")
             #expect(settings.chat.model == "qwen3")
             #expect(settings.server.apiKey == nil)
@@ -634,19 +634,19 @@ struct ProfileTests {
     }
 
     @Test("headers merge, the profile's winning over the top level's whatever the case")
-    func headersMerge() throws {
-        try withTempDir { dir throws in
+    func headersMerge() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(
                 """
                 {"headers": {"X-Org": "top-org", "x-team": "top-team", "User-Agent": "chat"},
                  "profiles": {"p": {"headers": {"X-Team": "profile-team", "api-key": "azure"}}}}
                 """)
-            let withProfile = try resolve(config: path, key) { $0.profile = "p" }.server.headers
+            let withProfile = try await resolve(config: path, key) { $0.profile = "p" }.server.headers
             #expect(
                 Set(withProfile.map { "\($0.name): \($0.value)" })
                     == ["X-Org: top-org", "X-Team: profile-team", "User-Agent: chat", "api-key: azure"])
             #expect(withProfile.count == 4)
-            let withoutProfile = try resolve(config: path, key).server.headers
+            let withoutProfile = try await resolve(config: path, key).server.headers
             #expect(
                 Set(withoutProfile.map { "\($0.name): \($0.value)" })
                     == ["X-Org: top-org", "x-team: top-team", "User-Agent: chat"])
@@ -659,8 +659,9 @@ struct ProfileTests {
 @Suite("API keys")
 struct APIKeyTests {
     @Test("no key for a remote server is missingAPIKey")
-    func missingKeyForRemoteServer() {
-        guard case .missingAPIKey(let message)? = resolveError([:]) else {
+    func missingKeyForRemoteServer() async {
+        let error = await resolveError([:])
+        guard case .missingAPIKey? = error, let message = line(error) else {
             Issue.record("expected missingAPIKey")
             return
         }
@@ -674,8 +675,8 @@ struct APIKeyTests {
             "http://127.0.0.1:8080/v1", "http://localhost:11434/v1", "http://[::1]:8080/v1", "http://LOCALHOST/v1",
             "http://127.1.2.3/v1", "https://user:pw@localhost:8443/v1", "http://api.localhost/v1",
         ])
-    func loopbackNeedsNoKey(_ url: String) throws {
-        let settings = try resolve([:], flags { $0.flag("base_url", url) })
+    func loopbackNeedsNoKey(_ url: String) async throws {
+        let settings = try await resolve([:], flags { $0.flag("base_url", url) })
         #expect(settings.server.apiKey == nil)
     }
 
@@ -685,65 +686,65 @@ struct APIKeyTests {
             "http://localhost.example.com/v1", "http://127.example.com/v1", "http://[::2]:8080/v1",
             "http://10.0.0.1:8080/v1", "http://example.com/localhost", "http://localhost@evil.example/v1",
         ])
-    func nonLoopbackNeedsKey(_ url: String) {
-        guard case .missingAPIKey? = resolveError([:], flags { $0.flag("base_url", url) }) else {
+    func nonLoopbackNeedsKey(_ url: String) async {
+        guard case .missingAPIKey? = await resolveError([:], flags { $0.flag("base_url", url) }) else {
             Issue.record("expected missingAPIKey for \(url)")
             return
         }
     }
 
     @Test("api_key_env reads the named variable, trimmed")
-    func apiKeyEnvReadsVariable() throws {
-        try withTempDir { dir throws in
+    func apiKeyEnvReadsVariable() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"api_key_env": "MY_KEY"}"#)
-            #expect(try resolve(config: path, ["MY_KEY": " sk-var\n"]).server.apiKey == "sk-var")
+            #expect(try await resolve(config: path, ["MY_KEY": " sk-var\n"]).server.apiKey == "sk-var")
         }
     }
 
     @Test("api_key_env naming an unset or blank variable is an error naming it", arguments: [[:], ["MY_KEY": " "]])
-    func apiKeyEnvUnsetIsError(_ environment: [String: String]) throws {
-        try withTempDir { dir throws in
+    func apiKeyEnvUnsetIsError(_ environment: [String: String]) async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"api_key_env": "MY_KEY"}"#)
-            let message = configMessage(resolveError(environment, flags { $0.configPath = path }), file: path)
+            let message = configMessage(await resolveError(environment, flags { $0.configPath = path }), file: path)
             #expect(message == "api_key_env names MY_KEY, which is not set")
         }
     }
 
     @Test("api_key_file reads the file, trimmed, with ~/ under HOME")
-    func apiKeyFileIsRead() throws {
-        try withTempDir { dir throws in
+    func apiKeyFileIsRead() async throws {
+        try await withTempDir { dir async throws in
             dir.write("key.txt", " sk-file \n")
             let absolute = dir.config(#"{"api_key_file": "\#(dir.path)/key.txt"}"#)
-            #expect(try resolve(config: absolute).server.apiKey == "sk-file")
+            #expect(try await resolve(config: absolute).server.apiKey == "sk-file")
             let tilde = dir.write("tilde.json", #"{"api_key_file": "~/key.txt"}"#)
-            #expect(try resolve(config: tilde, ["HOME": dir.path]).server.apiKey == "sk-file")
+            #expect(try await resolve(config: tilde, ["HOME": dir.path]).server.apiKey == "sk-file")
         }
     }
 
     @Test("a missing api_key_file is an error naming it")
-    func missingAPIKeyFileIsError() throws {
-        try withTempDir { dir throws in
+    func missingAPIKeyFileIsError() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"api_key_file": "\#(dir.path)/absent.txt"}"#)
-            let message = configMessage(resolveError([:], flags { $0.configPath = path }), file: path)
+            let message = configMessage(await resolveError([:], flags { $0.configPath = path }), file: path)
             #expect(message.contains("api_key_file \(dir.path)/absent.txt does not exist"))
         }
     }
 
     @Test("an empty api_key_file is an error")
-    func emptyAPIKeyFileIsError() throws {
-        try withTempDir { dir throws in
+    func emptyAPIKeyFileIsError() async throws {
+        try await withTempDir { dir async throws in
             dir.write("key.txt", "\n  \n")
             let path = dir.config(#"{"api_key_file": "\#(dir.path)/key.txt"}"#)
-            let message = configMessage(resolveError([:], flags { $0.configPath = path }), file: path)
+            let message = configMessage(await resolveError([:], flags { $0.configPath = path }), file: path)
             #expect(message.contains("is empty"))
         }
     }
 
     @Test("api_key_command's output is the key, trimmed")
-    func apiKeyCommandOutputIsKey() throws {
-        try withTempDir { dir throws in
+    func apiKeyCommandOutputIsKey() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"api_key_command": "printf ' sk-cmd\\n'"}"#)
-            #expect(try resolve(config: path).server.apiKey == "sk-cmd")
+            #expect(try await resolve(config: path).server.apiKey == "sk-cmd")
         }
     }
 
@@ -754,20 +755,20 @@ struct APIKeyTests {
             ("true", "api_key_command printed nothing"),
             ("printf '  \\n'", "api_key_command printed nothing"),
         ])
-    func failingAPIKeyCommandIsError(_ command: String, _ expected: String) throws {
-        try withTempDir { dir throws in
+    func failingAPIKeyCommandIsError(_ command: String, _ expected: String) async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"api_key_command": "\#(command)"}"#)
-            let message = configMessage(resolveError([:], flags { $0.configPath = path }), file: path)
+            let message = configMessage(await resolveError([:], flags { $0.configPath = path }), file: path)
             #expect(message == expected)
         }
     }
 
     @Test("a profile's failing key source names the profile")
-    func profileKeyErrorNamesProfile() throws {
-        try withTempDir { dir throws in
+    func profileKeyErrorNamesProfile() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"profiles": {"p": {"api_key_env": "P_KEY"}}}"#)
             let message = configMessage(
-                resolveError(
+                await resolveError(
                     key,
                     flags {
                         $0.configPath = path; $0.profile = "p"
@@ -777,27 +778,26 @@ struct APIKeyTests {
     }
 
     @Test("two key sources in one level are an error")
-    func twoKeySourcesAreError() throws {
-        try withTempDir { dir throws in
+    func twoKeySourcesAreError() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"api_key": "sk-a", "api_key_env": "B"}"#)
-            let message = configMessage(resolveError([:], flags { $0.configPath = path }), file: path)
+            let message = configMessage(await resolveError([:], flags { $0.configPath = path }), file: path)
             #expect(message.hasPrefix("api_key_env: give one of"))
             #expect(message.contains("not api_key and api_key_env"))
         }
     }
 
     @Test("a profile with its own remote base_url and no key source gets no key, so the key is missing")
-    func profileWithOwnServerGetsNoForeignKey() throws {
-        try withTempDir { dir throws in
+    func profileWithOwnServerGetsNoForeignKey() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(
                 #"{"api_key": "sk-top", "profiles": {"other": {"base_url": "https://other.example/v1"}}}"#)
-            guard
-                case .missingAPIKey(let message)? = resolveError(
-                    key,
-                    flags {
-                        $0.configPath = path; $0.profile = "other"
-                    })
-            else {
+            let error = await resolveError(
+                key,
+                flags {
+                    $0.configPath = path; $0.profile = "other"
+                })
+            guard case .missingAPIKey? = error, let message = line(error) else {
                 Issue.record("expected missingAPIKey")
                 return
             }
@@ -806,22 +806,22 @@ struct APIKeyTests {
     }
 
     @Test("a profile with its own loopback base_url and no key source gets no key and needs none")
-    func profileWithOwnLoopbackServerGetsNoKey() throws {
-        try withTempDir { dir throws in
+    func profileWithOwnLoopbackServerGetsNoKey() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"profiles": {"ollama": {"base_url": "http://localhost:11434/v1"}}}"#)
-            let settings = try resolve(config: path, key) { $0.profile = "ollama" }
+            let settings = try await resolve(config: path, key) { $0.profile = "ollama" }
             #expect(settings.server.baseURL == "http://localhost:11434/v1")
             #expect(settings.server.apiKey == nil)
         }
     }
 
     @Test("a profile with its own base_url and api_key_env gets that key")
-    func profileWithOwnServerAndKeyEnv() throws {
-        try withTempDir { dir throws in
+    func profileWithOwnServerAndKeyEnv() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(
                 #"{"profiles": {"or": {"base_url": "https://openrouter.ai/api/v1", "api_key_env": "OPENROUTER_API_KEY"}}}"#
             )
-            let settings = try resolve(config: path, key.merging(["OPENROUTER_API_KEY": "sk-or"]) { $1 }) {
+            let settings = try await resolve(config: path, key.merging(["OPENROUTER_API_KEY": "sk-or"]) { $1 }) {
                 $0.profile = "or"
             }
             #expect(settings.server.baseURL == "https://openrouter.ai/api/v1")
@@ -835,13 +835,13 @@ struct APIKeyTests {
 @Suite("Config errors and warnings")
 struct ConfigErrorTests {
     @Test("invalid JSON is a config error naming the file")
-    func invalidJSONNamesFile() throws {
-        try withTempDir { dir throws in
+    func invalidJSONNamesFile() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"model": "x",,}"#)
-            let error = resolveError(key, flags { $0.configPath = path })
+            let error = await resolveError(key, flags { $0.configPath = path })
             let message = configMessage(error, file: path)
             #expect(message.hasPrefix("(file): not valid JSON"))
-            #expect(error?.description.contains(path) == true)
+            #expect(line(error)?.contains(path) == true)
         }
     }
 
@@ -853,29 +853,29 @@ struct ConfigErrorTests {
             (#"{"profiles": {"work": {"modle": "x"}}}"#, "profiles.work.modle: unknown key"),
             (#"{"profiles": {"work": {"max_tokens": "ten"}}}"#, "profiles.work.max_tokens: expected a whole number"),
         ])
-    func wrongValueNamesKey(_ json: String, _ prefix: String) throws {
-        try withTempDir { dir throws in
+    func wrongValueNamesKey(_ json: String, _ prefix: String) async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(json)
-            let message = configMessage(resolveError(key, flags { $0.configPath = path }), file: path)
+            let message = configMessage(await resolveError(key, flags { $0.configPath = path }), file: path)
             #expect(message.hasPrefix(prefix))
         }
     }
 
     @Test("a config holding api_key that others can read gets a chmod 600 warning")
-    func readableKeyFileWarns() throws {
-        try withTempDir { dir throws in
+    func readableKeyFileWarns() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"api_key": "sk-top"}"#, mode: 0o644)
-            let warnings = try resolve(config: path).warnings
+            let warnings = try await resolve(config: path).warnings
             #expect(warnings.count == 1)
-            #expect(warnings.first?.contains("chmod 600 \(path)") == true)
+            #expect(warnings.first.map(line)?.contains("chmod 600 \(path)") == true)
         }
     }
 
     @Test("a profile's api_key in a readable config warns too")
-    func readableProfileKeyWarns() throws {
-        try withTempDir { dir throws in
+    func readableProfileKeyWarns() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"profiles": {"p": {"api_key": "sk-p"}}}"#, mode: 0o640)
-            #expect(try resolve(config: path, key).warnings.count == 1)
+            #expect(try await resolve(config: path, key).warnings.count == 1)
         }
     }
 
@@ -887,10 +887,10 @@ struct ConfigErrorTests {
             (#"{"api_key_env": "K"}"#, 0o644 as mode_t),
             (#"{"model": "m"}"#, 0o666 as mode_t),
         ])
-    func privateConfigDoesNotWarn(_ json: String, _ mode: mode_t) throws {
-        try withTempDir { dir throws in
+    func privateConfigDoesNotWarn(_ json: String, _ mode: mode_t) async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(json, mode: mode)
-            #expect(try resolve(config: path, ["K": "sk-k", "OPENAI_API_KEY": "sk-env"]).warnings.isEmpty)
+            #expect(try await resolve(config: path, ["K": "sk-k", "OPENAI_API_KEY": "sk-env"]).warnings.isEmpty)
         }
     }
 
@@ -902,20 +902,19 @@ struct ConfigErrorTests {
             (nil, nil, "ftp://files.example/v1", "base_url in "),
         ] as [(String?, String?, String?, String)])
     func baseURLWithoutSchemeIsError(_ flag: String?, _ environment: String?, _ config: String?, _ source: String)
-        throws
+        async throws
     {
-        try withTempDir { dir throws in
+        try await withTempDir { dir async throws in
             let path = dir.config(config.map { #"{"base_url": "\#($0)"}"# } ?? "{}")
             var env = key
             env["OPENAI_BASE_URL"] = environment
-            guard
-                case .setting(let message)? = resolveError(
-                    env,
-                    flags {
-                        $0.configPath = path; $0.flag("base_url", flag)
-                    })
-            else {
-                Issue.record("expected DataError.setting")
+            let error = await resolveError(
+                env,
+                flags {
+                    $0.configPath = path; $0.flag("base_url", flag)
+                })
+            guard case .baseURLScheme? = error, let message = line(error) else {
+                Issue.record("expected SettingsError.baseURLScheme")
                 return
             }
             #expect(message.contains("must start with http:// or https://"))
@@ -950,15 +949,15 @@ struct KeyOriginTests {
     }
 
     @Test("a profile's key goes to the profile's base_url, whatever its source")
-    func profileKeyGoesHome() throws {
-        try withTempDir { dir throws in
+    func profileKeyGoesHome() async throws {
+        try await withTempDir { dir async throws in
             for (member, environment) in Self.sources(dir) {
                 let path = Self.config(dir, source: member)
-                let settings = try resolve(config: path, environment) { $0.profile = "smart" }
+                let settings = try await resolve(config: path, environment) { $0.profile = "smart" }
                 #expect(settings.server.apiKey?.hasSuffix("SMART") == true, "\(member)")
                 #expect(settings.notes.isEmpty)
                 // The same origin under another path is still home.
-                let samePlace = try resolve(config: path, environment) {
+                let samePlace = try await resolve(config: path, environment) {
                     $0.profile = "smart"
                     $0.flag("base_url", "https://SMART.example:443/other/v1")
                 }
@@ -968,17 +967,17 @@ struct KeyOriginTests {
     }
 
     @Test("--base-url to another origin: the profile's key stays home, OPENAI_API_KEY goes instead")
-    func profileKeyStaysHomeEnvironmentKeyGoes() throws {
-        try withTempDir { dir throws in
+    func profileKeyStaysHomeEnvironmentKeyGoes() async throws {
+        try await withTempDir { dir async throws in
             for (member, environment) in Self.sources(dir) {
                 let path = Self.config(dir, source: member)
-                let settings = try resolve(config: path, environment.merging(key) { $1 }) {
+                let settings = try await resolve(config: path, environment.merging(key) { $1 }) {
                     $0.profile = "smart"
                     $0.flag("base_url", "https://other.example/v1")
                 }
                 #expect(settings.server.apiKey == "sk-env", "\(member)")
                 #expect(
-                    settings.notes == [
+                    settings.notes.map(line) == [
                         "the API key of profile smart stays with https://smart.example; --base-url goes to "
                             + "https://other.example, so the request carries OPENAI_API_KEY"
                     ])
@@ -987,24 +986,24 @@ struct KeyOriginTests {
     }
 
     @Test("--base-url to another origin without OPENAI_API_KEY: no key, and a remote server says so")
-    func profileKeyStaysHomeNoKey() throws {
-        try withTempDir { dir throws in
+    func profileKeyStaysHomeNoKey() async throws {
+        try await withTempDir { dir async throws in
             for (member, environment) in Self.sources(dir) {
                 let path = Self.config(dir, source: member)
-                let loopback = try resolve(config: path, environment) {
+                let loopback = try await resolve(config: path, environment) {
                     $0.profile = "smart"
                     $0.flag("base_url", "http://127.0.0.1:9/v1")
                 }
                 #expect(loopback.server.apiKey == nil, "\(member)")
-                #expect(loopback.notes.first?.hasSuffix("so the request carries no key") == true)
-                let remote = resolveError(
+                #expect(loopback.notes.first.map(line)?.hasSuffix("so the request carries no key") == true)
+                let remote = await resolveError(
                     environment,
                     flags {
                         $0.configPath = path
                         $0.profile = "smart"
                         $0.flag("base_url", "https://other.example/v1")
                     })
-                guard case .missingAPIKey(let message)? = remote else {
+                guard case .missingAPIKey? = remote, let message = line(remote) else {
                     Issue.record("expected missingAPIKey, got \(String(describing: remote))")
                     continue
                 }
@@ -1014,8 +1013,8 @@ struct KeyOriginTests {
     }
 
     @Test("a key that stays home is not even read: its command is not run, its variable may be unset")
-    func keyThatStaysHomeIsNotRead() throws {
-        try withTempDir { dir throws in
+    func keyThatStaysHomeIsNotRead() async throws {
+        try await withTempDir { dir async throws in
             let marker = dir.path + "/ran"
             let path = dir.config(
                 """
@@ -1024,13 +1023,13 @@ struct KeyOriginTests {
                   "cmd": {"base_url": "https://cmd.example/v1", "api_key_command": "touch \(marker); echo sk-x"}}}
                 """)
             // The default profile's variable is unset: an explicit loopback --base-url still works.
-            let settings = try resolve(config: path, [:]) { $0.flag("base_url", "http://localhost:11434/v1") }
+            let settings = try await resolve(config: path, [:]) { $0.flag("base_url", "http://localhost:11434/v1") }
             #expect(settings.server.apiKey == nil)
             #expect(settings.server.baseURL == "http://localhost:11434/v1")
             // Without --base-url the variable is needed, as before.
-            let error = resolveError([:], flags { $0.configPath = path })
+            let error = await resolveError([:], flags { $0.configPath = path })
             #expect(configMessage(error, file: path) == "profiles.fast.api_key_env names FAST_KEY, which is not set")
-            _ = try resolve(config: path, [:]) {
+            _ = try await resolve(config: path, [:]) {
                 $0.profile = "cmd"
                 $0.flag("base_url", "http://127.0.0.1:9/v1")
             }
@@ -1039,32 +1038,33 @@ struct KeyOriginTests {
     }
 
     @Test("the top level's key belongs to the base URL the run uses without flags")
-    func topLevelKeyStaysHome() throws {
-        try withTempDir { dir throws in
+    func topLevelKeyStaysHome() async throws {
+        try await withTempDir { dir async throws in
             let path = dir.config(#"{"base_url": "https://top.example/v1", "api_key": "sk-top-SECRET"}"#)
-            #expect(try resolve(config: path, [:]).server.apiKey == "sk-top-SECRET")
-            let moved = try resolve(config: path, [:]) { $0.flag("base_url", "http://127.0.0.1:9/v1") }
+            #expect(try await resolve(config: path, [:]).server.apiKey == "sk-top-SECRET")
+            let moved = try await resolve(config: path, [:]) { $0.flag("base_url", "http://127.0.0.1:9/v1") }
             #expect(moved.server.apiKey == nil)
             #expect(
-                moved.notes.first?.hasPrefix("the top-level API key of \(path) stays with https://top.example") == true)
+                moved.notes.first.map(line)?.hasPrefix(
+                    "the top-level API key of \(path) stays with https://top.example") == true)
             // OPENAI_BASE_URL is where the run goes without flags: the key goes there.
             let environment = ["OPENAI_BASE_URL": "https://env.example/v1"]
-            #expect(try resolve(config: path, environment).server.apiKey == "sk-top-SECRET")
+            #expect(try await resolve(config: path, environment).server.apiKey == "sk-top-SECRET")
         }
     }
 
     @Test("OPENAI_API_KEY goes wherever --base-url points, as before")
-    func environmentKeyFollowsTheFlag() throws {
-        let settings = try resolve(key, flags { $0.flag("base_url", "https://other.example/v1") })
+    func environmentKeyFollowsTheFlag() async throws {
+        let settings = try await resolve(key, flags { $0.flag("base_url", "https://other.example/v1") })
         #expect(settings.server.apiKey == "sk-env")
         #expect(settings.notes.isEmpty)
     }
 
     @Test("a profile on its own server with no key gets OPENAI_API_KEY only when --base-url leaves it")
-    func ownServerWithoutKey() throws {
-        let home = try resolve(key, flags { $0.profile = "local" })
+    func ownServerWithoutKey() async throws {
+        let home = try await resolve(key, flags { $0.profile = "local" })
         #expect(home.server.apiKey == nil)
-        let moved = try resolve(
+        let moved = try await resolve(
             key,
             flags {
                 $0.profile = "local"
@@ -1083,7 +1083,7 @@ struct KeyOriginTests {
             ("http://a.example", "http://b.example", false), ("http://user:pw@[::1]:8/v1", "http://[::1]:8/", true),
             ("http://127.0.0.1:8080/v1", "http://localhost:8080/v1", false),
         ])
-    func origins(_ a: String, _ b: String, _ same: Bool) {
+    func origins(_ a: String, _ b: String, _ same: Bool) async {
         #expect((URLOrigin(a) == URLOrigin(b)) == same)
         #expect(URLOrigin(a) != nil)
     }
@@ -1094,45 +1094,49 @@ struct KeyOriginTests {
 @Suite("TLS settings")
 struct TLSSettingsTests {
     @Test("the CA file comes from --ca-cert, the profile, the top level, SSL_CERT_FILE, CURL_CA_BUNDLE, in that order")
-    func caFileOrder() throws {
-        try withTempDir { dir throws in
+    func caFileOrder() async throws {
+        try await withTempDir { dir async throws in
             let files = ["flag", "profile", "top", "ssl", "curl"].map { dir.write("\($0).pem", "pem") }
             let path = dir.config(
                 #"{"ca_cert": "\#(files[2])", "profiles": {"p": {"ca_cert": "\#(files[1])"}, "bare": {}}}"#)
             let environment = ["SSL_CERT_FILE": files[3], "CURL_CA_BUNDLE": files[4]].merging(key) { $1 }
-            func tls(_ environment: [String: String], _ configure: (inout SettingOverrides) -> Void) throws
+            func tls(_ environment: [String: String], _ configure: (inout SettingOverrides) -> Void) async throws
                 -> TLSConfiguration
             {
-                try resolve(config: path, environment, configure).server.tls
+                try await resolve(config: path, environment, configure).server.tls
             }
             #expect(
-                try tls(environment) {
+                try await tls(environment) {
                     $0.profile = "p"; $0.flag("ca_cert", files[0])
                 }.trustStore
                     == "\(files[0]) (from --ca-cert)")
-            #expect(try tls(environment) { $0.profile = "p" }.trustStore == "\(files[1]) (from profile p)")
-            #expect(try tls(environment) { $0.profile = "bare" }.trustStore == "\(files[2]) (from ca_cert in \(path))")
-            let bare = dir.write("bare.json", "{}")
-            #expect(try resolve(config: bare, environment).server.tls.trustStore == "\(files[3]) (from SSL_CERT_FILE)")
+            #expect(try await tls(environment) { $0.profile = "p" }.trustStore == "\(files[1]) (from profile p)")
             #expect(
-                try resolve(config: bare, ["CURL_CA_BUNDLE": files[4]].merging(key) { $1 }).server.tls.trustStore
+                try await tls(environment) { $0.profile = "bare" }.trustStore == "\(files[2]) (from ca_cert in \(path))"
+            )
+            let bare = dir.write("bare.json", "{}")
+            #expect(
+                try await resolve(config: bare, environment).server.tls.trustStore == "\(files[3]) (from SSL_CERT_FILE)"
+            )
+            #expect(
+                try await resolve(config: bare, ["CURL_CA_BUNDLE": files[4]].merging(key) { $1 }).server.tls.trustStore
                     == "\(files[4]) (from CURL_CA_BUNDLE)")
-            #expect(try resolve(config: bare, key).server.tls == TLSConfiguration())
+            #expect(try await resolve(config: bare, key).server.tls == TLSConfiguration())
         }
     }
 
     @Test("~/ is expanded, and a missing file is a setting error for https only")
-    func pathsAreChecked() throws {
-        try withTempDir { dir throws in
+    func pathsAreChecked() async throws {
+        try await withTempDir { dir async throws in
             dir.write("home/ca.pem", "pem")
             let environment = ["HOME": dir.path + "/home"].merging(key) { $1 }
-            let settings = try resolve(environment, flags { $0.flag("ca_cert", "~/ca.pem") })
+            let settings = try await resolve(environment, flags { $0.flag("ca_cert", "~/ca.pem") })
             #expect(settings.server.tls.caCertificate == dir.path + "/home/ca.pem")
-            let error = resolveError(environment, flags { $0.flag("client_cert", "~/none.pem") })
+            let error = await resolveError(environment, flags { $0.flag("client_cert", "~/none.pem") })
             #expect(
-                error
-                    == .setting("the client certificate \(dir.path)/home/none.pem (from --client-cert) does not exist"))
-            let plain = try resolve(
+                line(error)
+                    == ("the client certificate \(dir.path)/home/none.pem (from --client-cert) does not exist"))
+            let plain = try await resolve(
                 environment,
                 flags {
                     $0.flag("client_cert", "~/none.pem")

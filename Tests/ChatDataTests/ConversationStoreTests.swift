@@ -451,20 +451,26 @@ struct ConversationStoreTests {
     @Test func aConversationsSettingsAreStoredAndTheNewestAreLoaded() async throws {
         let store = try await fixture.open()
         let sampled = ChatSettings(
-            model: "model-b", temperature: 0.4, maxTokens: 7, topP: 0.5, stream: false, maxContextTokens: 9)
+            model: "model-b", sampling: [.temperature: .number(0.4), .maxTokens: .wholeNumber(7), .topP: .number(0.5)],
+            stream: false, maxContextTokens: 9)
         let id = try #require(await store.begin(Conversation(settings: sampled)))
         _ = await store.append(
             contentsOf: [user("one"), assistant("two")], settings: sampled, systemPrompt: nil, to: id)
         // Stream and the context limit belong to the run, not the conversation.
         #expect(
             try await store.load(id).get().settings
-                == ChatSettings(model: "model-b", temperature: 0.4, maxTokens: 7, topP: 0.5))
-        #expect(try await store.mostRecentlyUsed().get()?.settings.temperature == 0.4)
+                == ChatSettings(
+                    model: "model-b",
+                    sampling: [.temperature: .number(0.4), .maxTokens: .wholeNumber(7), .topP: .number(0.5)]))
+        #expect(try await store.mostRecentlyUsed().get()?.settings.sampling[.temperature] == .number(0.4))
 
         // The newest message's settings win, also when they set nothing.
         _ = await store.append(
-            user("three"), settings: ChatSettings(model: "model-c", maxTokens: 3), systemPrompt: nil, to: id)
-        #expect(try await store.load(id).get().settings == ChatSettings(model: "model-c", maxTokens: 3))
+            user("three"), settings: ChatSettings(model: "model-c", sampling: [.maxTokens: .wholeNumber(3)]),
+            systemPrompt: nil, to: id)
+        #expect(
+            try await store.load(id).get().settings
+                == ChatSettings(model: "model-c", sampling: [.maxTokens: .wholeNumber(3)]))
         _ = await store.append(user("four"), settings: ChatSettings(model: "model-c"), systemPrompt: nil, to: id)
         #expect(try await store.load(id).get().settings == ChatSettings(model: "model-c"))
         let stored = try fixture.connection().rows(
@@ -493,8 +499,11 @@ struct ConversationStoreTests {
         #expect(loaded.messages.map(\.content) == ["an ancient question", "a venerable answer"])
 
         _ = await store.append(
-            user("now"), settings: ChatSettings(model: "new", temperature: 1), systemPrompt: nil, to: "old00001")
-        #expect(try await store.load("old00001").get().settings == ChatSettings(model: "new", temperature: 1))
+            user("now"), settings: ChatSettings(model: "new", sampling: [.temperature: .number(1)]), systemPrompt: nil,
+            to: "old00001")
+        #expect(
+            try await store.load("old00001").get().settings
+                == ChatSettings(model: "new", sampling: [.temperature: .number(1)]))
         #expect(fixture.reports.all == [])
     }
 

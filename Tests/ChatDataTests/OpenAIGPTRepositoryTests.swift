@@ -33,8 +33,8 @@ import Testing
         let repository = Self.repository(
             server, apiKey: "KEY", headers: [(name: "api-key", value: "azure-secret"), (name: "X-Team", value: "blue")])
         var request = Self.request()
-        request.settings.temperature = 0.5
-        request.settings.maxTokens = 64
+        request.settings.sampling[.temperature] = .number(0.5)
+        request.settings.sampling[.maxTokens] = .wholeNumber(64)
         let result = await Self.collect(repository.streamChat(request))
         #expect(result.error == nil, "\(String(describing: result.error))")
 

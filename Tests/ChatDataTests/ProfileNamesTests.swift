@@ -1,3 +1,4 @@
+import ChatDomain
 import Testing
 
 @testable import ChatData
@@ -30,29 +31,29 @@ import Testing
     @Test func aConfigThatCannotBeReadIsTheSameErrorAsForAChat() throws {
         let home = try configHome("{")
         defer { try? FileManager.default.removeItem(atPath: home) }
-        #expect(throws: DataError.self) {
+        #expect(throws: SettingsError.self) {
             try SettingsResolver(environment: ["XDG_CONFIG_HOME": home]).profileNames(configPath: nil)
         }
-        #expect(throws: DataError.self) {
+        #expect(throws: SettingsError.self) {
             try SettingsResolver(environment: [:]).profileNames(configPath: "/nonexistent/config.json")
         }
     }
 
-    @Test func theNoKeyMessageNamesTheLocalModelCommandItIsGiven() {
-        func message(_ resolver: SettingsResolver) -> String {
-            do {
-                _ = try resolver.resolve(SettingOverrides())
+    @Test func theNoKeyMessageNamesTheLocalModelCommandItIsGiven() async {
+        func message(_ resolver: SettingsResolver) async -> String {
+            do throws(SettingsError) {
+                _ = try await resolver.resolve(SettingOverrides())
                 return ""
             } catch {
-                return error.description
+                return line(error)
             }
         }
         let environment = ["HOME": "/nonexistent"]
         #expect(
-            message(SettingsResolver(environment: environment)).hasSuffix(
+            await message(SettingsResolver(environment: environment)).hasSuffix(
                 "or use a local server: scripts/local-model start, then chat --profile local"))
         #expect(
-            message(SettingsResolver(environment: environment, localModelCommand: "chat-local-model start"))
+            await message(SettingsResolver(environment: environment, localModelCommand: "chat-local-model start"))
                 .hasSuffix("or use a local server: chat-local-model start, then chat --profile local"))
     }
 }

@@ -1,3 +1,4 @@
+import ChatDomain
 import Foundation
 import Testing
 
@@ -12,32 +13,46 @@ import Testing
         return path
     }
 
-    private func resolve(configPath: String? = nil, flag: String? = nil) throws(DataError) -> ResolvedSettings {
+    private func resolve(configPath: String? = nil, flag: String? = nil) async throws(SettingsError) -> ResolvedSettings
+    {
         var overrides = SettingOverrides()
         overrides.configPath = configPath
         if let flag { try overrides.set("render", text: flag, flag: "--render") }
-        return try SettingsResolver(environment: ["OPENAI_API_KEY": "sk-x", "HOME": "/nonexistent"]).resolve(overrides)
+        return try await SettingsResolver(environment: ["OPENAI_API_KEY": "sk-x", "HOME": "/nonexistent"]).resolve(
+            overrides)
     }
 
-    @Test func autoByDefault() throws {
-        #expect(try resolve().render == "auto")
+    @Test func autoByDefault() async throws {
+        #expect(try await resolve().render == .auto)
     }
 
-    @Test func theConfigSetsItAndTheFlagWins() throws {
+    @Test func theConfigSetsItAndTheFlagWins() async throws {
         let path = try config(#"{"render": "never"}"#)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(try resolve(configPath: path).render == "never")
-        #expect(try resolve(configPath: path, flag: "always").render == "always")
+        #expect(try await resolve(configPath: path).render == .never)
+        #expect(try await resolve(configPath: path, flag: "always").render == .always)
     }
 
-    @Test func anUnknownWordInTheConfigIsAnError() throws {
+    @Test func anUnknownWordInTheConfigIsAnError() async throws {
         let path = try config(#"{"render": "sometimes"}"#)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(
-            throws: DataError.config(
-                file: path, message: #"render: expected "auto", "always", "never", got "sometimes""#)
+        await #expect(
+            throws: SettingsError.configFile(
+                path: path,
+                .issue(ConfigIssue(key: "render", problem: .notOneOf(["auto", "always", "never"], got: "sometimes"))))
         ) {
-            _ = try resolve(configPath: path)
+            _ = try await resolve(configPath: path)
         }
+    }
+
+    /// The words are named one way, from the config and from the flag.
+    @Test func aBadWordIsWordedAsTheFlagWordsIt() {
+        let issue = ConfigIssue(key: "render", problem: .notOneOf(["auto", "always", "never"], got: "sometimes"))
+        #expect(
+            line(.configFile(path: "c.json", .issue(issue)))
+                == #"config c.json: render: expected auto, always or never, got "sometimes""#)
+        #expect(
+            line(.badValue(name: "--render", text: "sometimes", expected: .oneOf(["auto", "always", "never"])))
+                == #"--render expects auto, always or never, got "sometimes""#)
     }
 }

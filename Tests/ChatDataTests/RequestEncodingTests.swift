@@ -52,20 +52,22 @@ private let requestCases: [RequestEncodingCase] = [
         #"{"messages":\#(conversationJSON),"model":"gpt-4o-mini","stream":false}"#),
     RequestEncodingCase(
         "temperature and max_tokens are sent when set",
-        ChatSettings(model: "llama3", temperature: 0.7, maxTokens: 256, stream: false), includeUsage: false,
+        ChatSettings(
+            model: "llama3", sampling: [.temperature: .number(0.7), .maxTokens: .wholeNumber(256)], stream: false),
+        includeUsage: false,
         #"{"max_tokens":256,"messages":\#(conversationJSON),"model":"llama3","stream":false,"temperature":0.7}"#),
     RequestEncodingCase(
         "a zero temperature is sent, not dropped",
-        ChatSettings(model: "llama3", temperature: 0, stream: true), includeUsage: true,
+        ChatSettings(model: "llama3", sampling: [.temperature: .number(0)], stream: true), includeUsage: true,
         #"{"messages":\#(conversationJSON),"model":"llama3","stream":true,"#
             + #""stream_options":{"include_usage":true},"temperature":0}"#),
     RequestEncodingCase(
         "top_p is sent when set, a zero too",
-        ChatSettings(model: "m", topP: 0, stream: true), includeUsage: false,
+        ChatSettings(model: "m", sampling: [.topP: .number(0)], stream: true), includeUsage: false,
         #"{"messages":\#(conversationJSON),"model":"m","stream":true,"top_p":0}"#),
     RequestEncodingCase(
         "max_tokens alone is sent without temperature",
-        ChatSettings(model: "m", maxTokens: 1, stream: true), includeUsage: false,
+        ChatSettings(model: "m", sampling: [.maxTokens: .wholeNumber(1)], stream: true), includeUsage: false,
         #"{"max_tokens":1,"messages":\#(conversationJSON),"model":"m","stream":true}"#),
 ]
 
@@ -97,15 +99,16 @@ struct RequestEncodingTests {
     @Test("the DTO keeps roles, contents and settings field for field")
     func dtoMapsFieldForField() {
         let request = ChatRequest(
-            messages: conversation, settings: ChatSettings(model: "x", temperature: 1.5, maxTokens: 9, stream: true))
+            messages: conversation,
+            settings: ChatSettings(
+                model: "x", sampling: [.temperature: .number(1.5), .maxTokens: .wholeNumber(9)], stream: true))
         let dto = ChatCompletionRequestDTO(request, includeUsage: true)
         #expect(dto.model == "x")
         #expect(dto.messages.map(\.role) == ["system", "user", "assistant", "user"])
         #expect(dto.messages.map(\.content) == [.text("Be brief."), .text("Hi"), .text("Hello!"), .text("Bye")])
         #expect(dto.stream)
         #expect(dto.stream_options == .init(include_usage: true))
-        #expect(dto.temperature == 1.5)
-        #expect(dto.max_tokens == 9)
+        #expect(dto.sampling == [.temperature: .number(1.5), .maxTokens: .wholeNumber(9)])
     }
 
     @Test("a message with images is a text part and an image_url part per image, a data: URL each")
@@ -136,15 +139,18 @@ struct RequestEncodingTests {
             for position in 0...plain.count {
                 var text = plain
                 text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+                let content = String(text.prefix(position + 9))
                 let dto = ChatCompletionRequestDTO(
-                    model: "m", messages: [.init(role: "user", content: .text(String(text.prefix(position + 9))))],
-                    stream: true, stream_options: nil, temperature: nil, max_tokens: nil, top_p: nil)
-                #expect(dto.jsonBytes == Array(try JSON.encoder().encode(dto)), "\(text.debugDescription)")
+                    model: "m", messages: [.init(role: "user", content: .text(content))], stream: true)
+                #expect(
+                    dto.jsonBytes.map { String(decoding: $0, as: UTF8.self) }
+                        == #"{"messages":[{"content":"# + (try foundation(content)) + #","role":"user"}],"#
+                        + #""model":"m","stream":true}"#, "\(text.debugDescription)")
             }
         }
     }
 
-    @Test("the body is written byte for byte as Foundation's encoder writes it")
+    @Test("strings and numbers are written as Foundation's encoder writes them, in the layout it wrote")
     func theBodyIsWrittenAsFoundationWritesIt() throws {
         let every = String((0..<128).map { Character(Unicode.Scalar(UInt8($0))) })
         let texts = [
@@ -153,33 +159,57 @@ struct RequestEncodingTests {
         ]
         let numbers: [Double?] = [nil, 0, 1, 2, 0.7, 0.1, 1.5, 0.000_01, 1e-7, 123_456_789.125, 1.0 / 3]
         for (index, text) in texts.enumerated() {
-            let number = numbers[index % numbers.count]
+            let temperature = numbers[index % numbers.count]
+            let topP = numbers[(index + 3) % numbers.count]
+            let maxTokens = index % 2 == 0 ? index * 1000 - 1 : nil
+            var sampling = SamplingValues()
+            sampling[.temperature] = temperature.map(SamplingValue.number)
+            sampling[.topP] = topP.map(SamplingValue.number)
+            sampling[.maxTokens] = maxTokens.map(SamplingValue.wholeNumber)
+            let includeUsage: Bool? = index % 3 == 0 ? index % 2 == 0 : nil
             let dto = ChatCompletionRequestDTO(
                 model: text.isEmpty ? "m" : text,
                 messages: texts.map { .init(role: "user", content: .text($0 + text)) } + [
                     .init(
                         role: "user",
                         content: .parts([
-                            .init(type: "text", text: text, image_url: nil),
-                            .init(type: "image_url", text: nil, image_url: .init(url: "data:image/png;base64,\(text)")),
+                            .init(type: "text", text: text),
+                            .init(type: "image_url", image_url: .init(url: "data:image/png;base64,\(text)")),
                         ]))
                 ],
-                stream: index % 2 == 0, stream_options: index % 3 == 0 ? .init(include_usage: index % 2 == 0) : nil,
-                temperature: number, max_tokens: index % 2 == 0 ? index * 1000 - 1 : nil,
-                top_p: numbers[(index + 3) % numbers.count])
+                stream: index % 2 == 0, stream_options: includeUsage.map { .init(include_usage: $0) },
+                sampling: sampling)
+            var expected = "{"
+            if let maxTokens { expected += #""max_tokens":\#(maxTokens),"# }
+            expected += #""messages":["#
+            for other in texts {
+                expected += #"{"content":\#(try foundation(other + text)),"role":"user"},"#
+            }
+            expected +=
+                #"{"content":[{"text":\#(try foundation(text)),"type":"text"},"#
+                + #"{"image_url":{"url":\#(try foundation("data:image/png;base64,\(text)"))},"type":"image_url"}],"#
+                + #""role":"user"}],"#
+            expected += #""model":\#(try foundation(text.isEmpty ? "m" : text)),"stream":\#(index % 2 == 0)"#
+            if let includeUsage { expected += #","stream_options":{"include_usage":\#(includeUsage)}"# }
+            if let temperature { expected += #","temperature":\#(try foundation(temperature))"# }
+            if let topP { expected += #","top_p":\#(try foundation(topP))"# }
+            expected += "}"
             let written = try #require(dto.jsonBytes)
-            let encoded = Array(try JSON.encoder().encode(dto))
-            #expect(String(decoding: written, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))
+            #expect(String(decoding: written, as: UTF8.self) == expected)
         }
         for number in numbers.compactMap({ $0 }) + [-0.0, 2e-300, 9.007_199_254_740_993e15, 1e21] {
-            let dto = ChatCompletionRequestDTO(
-                model: "m", messages: [], stream: true, stream_options: nil, temperature: number, max_tokens: nil,
-                top_p: nil)
-            #expect(dto.jsonBytes == Array(try JSON.encoder().encode(dto)), "\(number)")
+            let dto = ChatCompletionRequestDTO(model: "m", stream: true, sampling: [.temperature: .number(number)])
+            #expect(
+                dto.jsonBytes.map { String(decoding: $0, as: UTF8.self) }
+                    == #"{"messages":[],"model":"m","stream":true,"temperature":\#(try foundation(number))}"#,
+                "\(number)")
         }
-        let infinite = ChatCompletionRequestDTO(
-            model: "m", messages: [], stream: true, stream_options: nil, temperature: .infinity, max_tokens: nil,
-            top_p: nil)
+        let infinite = ChatCompletionRequestDTO(model: "m", stream: true, sampling: [.temperature: .number(.infinity)])
         #expect(infinite.jsonBytes == nil)
     }
+}
+
+/// `value` as Foundation's encoder writes it (`JSON.encoder()`: slashes not escaped).
+private func foundation<Value: Encodable>(_ value: Value) throws -> String {
+    String(decoding: try JSON.encoder().encode(value), as: UTF8.self)
 }

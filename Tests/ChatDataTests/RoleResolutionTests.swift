@@ -20,11 +20,11 @@ import Testing
 
     private func resolve(
         _ path: String, environment: [String: String] = [:], _ configure: (inout SettingOverrides) throws -> Void
-    ) throws -> ResolvedSettings {
+    ) async throws -> ResolvedSettings {
         var overrides = SettingOverrides()
         overrides.configPath = path
         try configure(&overrides)
-        return try SettingsResolver(environment: environment).resolve(overrides)
+        return try await SettingsResolver(environment: environment).resolve(overrides)
     }
 
     private static let file = """
@@ -44,15 +44,15 @@ import Testing
         }
         """
 
-    @Test func aRoleComesBetweenTheFlagsAndTheProfile() throws {
+    @Test func aRoleComesBetweenTheFlagsAndTheProfile() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = try config(Self.file)
-        let terse = try resolve(path) { $0.role = "terse" }
+        let terse = try await resolve(path) { $0.role = "terse" }
         #expect(terse.systemPrompt == "Be terse.")
         #expect(terse.chat.model == "terse-model")
-        #expect(terse.chat.maxTokens == 50)
+        #expect(terse.chat.sampling[.maxTokens] == .wholeNumber(50))
         // What the role leaves: the profile's, then the top level's.
-        #expect(terse.chat.temperature == 1.5)
+        #expect(terse.chat.sampling[.temperature] == .number(1.5))
         #expect(terse.profile == "usual")
         #expect(terse.role?.name == "terse")
         // The command line counts the role as given, so -c takes it over a stored conversation's.
@@ -60,40 +60,40 @@ import Testing
         #expect(terse.givenSystemPrompt == "Be terse.")
 
         // Flags win over the role.
-        let flagged = try resolve(path) {
+        let flagged = try await resolve(path) {
             $0.role = "terse"
             try $0.set("model", text: "flag-model", flag: "--model")
             try $0.set("system_prompt", text: "flag prompt", flag: "--system")
         }
         #expect(flagged.chat.model == "flag-model")
         #expect(flagged.systemPrompt == "flag prompt")
-        #expect(flagged.chat.maxTokens == 50)
+        #expect(flagged.chat.sampling[.maxTokens] == .wholeNumber(50))
     }
 
-    @Test func aRoleThatNamesAProfileSelectsItUnlessProfileIsGiven() throws {
+    @Test func aRoleThatNamesAProfileSelectsItUnlessProfileIsGiven() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = try config(Self.file)
-        let review = try resolve(path) { $0.role = "review" }
+        let review = try await resolve(path) { $0.role = "review" }
         #expect(review.profile == "fast")
         #expect(review.chat.model == "fast-model")
         // The role's temperature beats its profile's; the profile's top_p stays.
-        #expect(review.chat.temperature == 0.2)
-        #expect(review.chat.topP == 0.5)
+        #expect(review.chat.sampling[.temperature] == .number(0.2))
+        #expect(review.chat.sampling[.topP] == .number(0.5))
         // A template is no system prompt: the one below it stays.
         #expect(review.systemPrompt == "top prompt")
         #expect(review.role?.isTemplate == true)
         #expect(review.role?.message(for: "diff") == "Review this:\ndiff")
 
-        let explicit = try resolve(path) {
+        let explicit = try await resolve(path) {
             $0.role = "review"
             $0.profile = "usual"
         }
         #expect(explicit.profile == "usual")
         #expect(explicit.chat.model == "usual-model")
-        #expect(explicit.chat.temperature == 0.2)
+        #expect(explicit.chat.sampling[.temperature] == .number(0.2))
     }
 
-    @Test func theBuiltInRolesAndWhatAConfigAddsToThem() throws {
+    @Test func theBuiltInRolesAndWhatAConfigAddsToThem() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = try config(Self.file)
         let roles = try SettingsResolver(environment: [:]).roles(configPath: path)
@@ -104,7 +104,7 @@ import Testing
         #expect(code.prompt.hasPrefix("Answer with code only"))
         #expect(roles.first { $0.name == "terse" }?.isBuiltIn == false)
 
-        let shell = try resolve(path, environment: ["SHELL": "/usr/bin/zsh"]) { $0.role = "shell" }
+        let shell = try await resolve(path, environment: ["SHELL": "/usr/bin/zsh"]) { $0.role = "shell" }
         let prompt = try #require(shell.systemPrompt)
         #expect(prompt.contains("one command for the zsh shell on "))
         #expect(!prompt.contains("{{"))
@@ -114,15 +114,17 @@ import Testing
         #expect(none.map(\.name) == ["code", "explain", "shell"])
     }
 
-    @Test func rolesThatCannotBeUsedAreErrors() throws {
+    @Test func rolesThatCannotBeUsedAreErrors() async throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = try config(Self.file)
-        #expect(
-            throws: DataError.setting(
-                #"no role named "nope" (--role); known roles: code, explain, review, shell, terse"#)
+        await #expect(
+            throws: SettingsError.noRole(name: "nope", known: ["code", "explain", "review", "shell", "terse"])
         ) {
-            try resolve(path) { $0.role = "nope" }
+            try await resolve(path) { $0.role = "nope" }
         }
+        #expect(
+            line(.noRole(name: "nope", known: ["code", "explain", "review", "shell", "terse"]))
+                == #"no role named "nope" (--role); known roles: code, explain, review, shell, terse"#)
         for (json, message) in [
             (#"{"roles": {"x": {"model": "m"}}}"#, "roles.x: a role needs a prompt"),
             (#"{"roles": {"x": {"prompt": "p", "colour": 1}}}"#, "roles.x.colour: unknown key"),
@@ -131,20 +133,21 @@ import Testing
             (#"{"roles": []}"#, "roles: expected an object of roles, got an array"),
         ] {
             let bad = try config(json)
-            do {
+            do throws(SettingsError) {
                 _ = try SettingsResolver(environment: [:]).roles(configPath: bad)
                 Issue.record("\(json) was accepted")
             } catch {
-                #expect(error.description.contains(message), "\(error.description)")
+                let text: String = line(error)
+                #expect(text.contains(message), "\(text)")
             }
         }
         let missing = try config(
             #"{"base_url": "http://127.0.0.1:1/v1", "roles": {"x": {"prompt": "p", "profile": "gone"}}}"#)
         do {
-            _ = try resolve(missing) { $0.role = "x" }
+            _ = try await resolve(missing) { $0.role = "x" }
             Issue.record("a missing profile was accepted")
-        } catch let error as DataError {
-            #expect(error.description.hasPrefix(#"no profile named "gone" (role x in "#))
+        } catch let error as SettingsError {
+            #expect(line(error).hasPrefix(#"no profile named "gone" (role x in "#))
         }
     }
 }
@@ -169,11 +172,17 @@ import Testing
 
     @Test func applyingSetsTheSystemPromptAndTheSettingsTheRoleSets() {
         let conversation = Conversation(
-            systemPrompt: "old", settings: ChatSettings(model: "m", temperature: 1, maxTokens: 5, stream: false))
-        let role = PromptRole(name: "r", prompt: "new", settings: ChatSettings(model: "", temperature: 0.2))
+            systemPrompt: "old",
+            settings: ChatSettings(
+                model: "m", sampling: [.temperature: .number(1), .maxTokens: .wholeNumber(5)], stream: false))
+        let role = PromptRole(
+            name: "r", prompt: "new", settings: ChatSettings(model: "", sampling: [.temperature: .number(0.2)]))
         let applied = role.apply(to: conversation)
         #expect(applied.systemPrompt == "new")
-        #expect(applied.settings == ChatSettings(model: "m", temperature: 0.2, maxTokens: 5, stream: false))
+        #expect(
+            applied.settings
+                == ChatSettings(
+                    model: "m", sampling: [.temperature: .number(0.2), .maxTokens: .wholeNumber(5)], stream: false))
         let template = PromptRole(name: "t", prompt: "{{input}}", settings: ChatSettings(model: "t-model"))
         #expect(template.apply(to: conversation).systemPrompt == "old")
         #expect(template.apply(to: conversation).settings.model == "t-model")

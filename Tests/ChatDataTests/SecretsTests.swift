@@ -1,3 +1,4 @@
+import ChatDomain
 import Foundation
 import Testing
 
@@ -15,19 +16,19 @@ import Testing
 @Suite struct SecretsTests {
     private static let key = ["OPENAI_API_KEY": "sk-secrets-test"]
 
-    private func withTempDir(_ body: (String) throws -> Void) throws {
+    private func withTempDir(_ body: (String) async throws -> Void) async throws {
         let path = "/tmp/chat-secrets-tests-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        try body(path)
+        try await body(path)
     }
 
     private func resolve(
         baseURL: String? = nil, allow: Bool? = nil, config: String? = nil, profile: String? = nil,
         environment: [String: String] = key
-    ) throws -> Result<ResolvedSettings, DataError> {
-        var result: Result<ResolvedSettings, DataError> = .failure(.setting("not run"))
-        try withTempDir { dir in
+    ) async throws -> Result<ResolvedSettings, SettingsError> {
+        var result: Result<ResolvedSettings, SettingsError>?
+        try await withTempDir { dir in
             var overrides = SettingOverrides()
             if let baseURL { try overrides.set("base_url", text: baseURL, flag: "--base-url") }
             if let allow { try overrides.set("allow_insecure_http", allow, flag: "--allow-insecure-http") }
@@ -37,16 +38,18 @@ import Testing
                 try config.write(toFile: dir + "/config.json", atomically: true, encoding: .utf8)
                 chmod(dir + "/config.json", 0o600)
             }
-            result = Result { () throws(DataError) in
-                try SettingsResolver(environment: environment).resolve(overrides)
+            do throws(SettingsError) {
+                result = .success(try await SettingsResolver(environment: environment).resolve(overrides))
+            } catch {
+                result = .failure(error)
             }
         }
-        return result
+        return try #require(result)
     }
 
-    private func isRefusal(_ result: Result<ResolvedSettings, DataError>) -> Bool {
-        guard case .failure(.setting(let message)) = result else { return false }
-        return message.contains("refusing to send the API key over plain http")
+    private func isRefusal(_ result: Result<ResolvedSettings, SettingsError>) -> Bool {
+        guard case .failure(let error) = result else { return false }
+        return line(error).contains("refusing to send the API key over plain http")
     }
 
     // MARK: - Plain http
@@ -56,8 +59,8 @@ import Testing
         "http://192.0.2.1:9#@127.0.0.1/v1", "http://192.0.2.1:9/v1#@localhost", "http://127.0.0.1.example.com/v1",
         "http://localhost.example.com/v1", "http://[::2]/v1",
     ])
-    func keyOverPlainHTTPToAnotherHostIsRefused(url: String) throws {
-        #expect(isRefusal(try resolve(baseURL: url)))
+    func keyOverPlainHTTPToAnotherHostIsRefused(url: String) async throws {
+        #expect(isRefusal(try await resolve(baseURL: url)))
         #expect(!SettingsResolver.isLoopback(url))
     }
 
@@ -65,15 +68,15 @@ import Testing
         "http://127.0.0.1:8080/v1", "http://127.1.2.3/v1", "http://localhost:11434/v1", "http://LOCALHOST/v1",
         "http://box.localhost/v1", "http://[::1]:8080/v1", "http://user@127.0.0.1/v1", "https://api.example.com/v1",
     ])
-    func loopbackAndHTTPSNeedNoPermission(url: String) throws {
-        #expect(throws: Never.self) { try resolve(baseURL: url).get() }
+    func loopbackAndHTTPSNeedNoPermission(url: String) async throws {
+        await #expect(throws: Never.self) { try await resolve(baseURL: url).get() }
     }
 
-    @Test func permissionComesFromTheFlagTheProfileOrTheConfig() throws {
+    @Test func permissionComesFromTheFlagTheProfileOrTheConfig() async throws {
         let url = "http://192.168.1.20:11434/v1"
-        #expect(try resolve(baseURL: url, allow: true).get().server.apiKey == "sk-secrets-test")
-        #expect(isRefusal(try resolve(baseURL: url, allow: false, config: #"{"allow_insecure_http": true}"#)))
-        #expect(try resolve(baseURL: url, config: #"{"allow_insecure_http": true}"#).get().server.baseURL == url)
+        #expect(try await resolve(baseURL: url, allow: true).get().server.apiKey == "sk-secrets-test")
+        #expect(isRefusal(try await resolve(baseURL: url, allow: false, config: #"{"allow_insecure_http": true}"#)))
+        #expect(try await resolve(baseURL: url, config: #"{"allow_insecure_http": true}"#).get().server.baseURL == url)
 
         let profiles = """
             {"profiles": {
@@ -81,9 +84,9 @@ import Testing
                 "strict": {"base_url": "\(url)", "api_key_env": "BOX_KEY"}}}
             """
         let environment = ["BOX_KEY": "sk-box"]
-        let box = try resolve(config: profiles, profile: "box", environment: environment).get()
+        let box = try await resolve(config: profiles, profile: "box", environment: environment).get()
         #expect(box.server.apiKey == "sk-box")
-        #expect(isRefusal(try resolve(config: profiles, profile: "strict", environment: environment)))
+        #expect(isRefusal(try await resolve(config: profiles, profile: "strict", environment: environment)))
     }
 
     @Test func proxyHostEndsAtTheFragmentToo() {
@@ -94,8 +97,8 @@ import Testing
 
     // MARK: - Private files
 
-    @Test func atomicWriteMakesAPrivateFileOverAReadableOne() throws {
-        try withTempDir { dir in
+    @Test func atomicWriteMakesAPrivateFileOverAReadableOne() async throws {
+        try await withTempDir { dir in
             let path = dir + "/conversation.json"
             try "old".write(toFile: path, atomically: false, encoding: .utf8)
             chmod(path, 0o644)
@@ -105,8 +108,8 @@ import Testing
         }
     }
 
-    @Test func atomicWriteNeverFollowsALinkAtItsTemporaryName() throws {
-        try withTempDir { dir in
+    @Test func atomicWriteNeverFollowsALinkAtItsTemporaryName() async throws {
+        try await withTempDir { dir in
             let victim = dir + "/victim"
             try "precious".write(toFile: victim, atomically: false, encoding: .utf8)
             chmod(victim, 0o644)

@@ -20,7 +20,7 @@ struct SettingsTableTests {
     }
 
     @Test("every key is declared once, and its destination takes values of its kind")
-    func everyDestinationTakesItsKind() {
+    func everyDestinationTakesItsKind() async {
         #expect(Set(SettingsTable.all.map(\.key)).count == SettingsTable.all.count)
         for setting in SettingsTable.all {
             guard let destination = setting.destination else { continue }
@@ -32,8 +32,23 @@ struct SettingsTableTests {
         }
     }
 
+    @Test("every sampling parameter has one row, a row of the settings table that a role may set too")
+    func samplingParametersAreListedOnce() async {
+        #expect(SamplingTable.all.map(\.parameter) == SamplingParameter.allCases)
+        for row in SamplingTable.all {
+            let setting = SettingsTable.setting(row.key)
+            #expect(setting != nil, "\(row.key) is not in the settings table")
+            #expect(ConfigRole.settingKeys.contains(row.key))
+            var settings = ResolvedSettings.blank
+            #expect(setting?.destination?(sample(row.kind), &settings) == true)
+            #expect(settings.chat.sampling[row.parameter] != nil, "\(row.key) does not set its parameter")
+        }
+        #expect(Set(SamplingTable.all.map(\.wireName)).count == SamplingTable.all.count)
+        #expect(Set(SamplingTable.all.map(\.storedName)).count == SamplingTable.all.count)
+    }
+
     @Test("the keys the resolver's own rules read have no destination")
-    func ruleKeysHaveNoDestination() {
+    func ruleKeysHaveNoDestination() async {
         let ruled = Set(SettingsTable.all.filter { $0.destination == nil }.map(\.key))
         #expect(ruled == Set(ConfigLevel.keySources + ["headers", "allow_insecure_http"]))
     }
@@ -79,29 +94,29 @@ struct SettingsTableTests {
                 message: #"--render expects auto, always or never, got "sometimes""#),
             FlagCase(key: "render", flag: "--render", text: "never", message: nil),
         ])
-    func flagValueIsChecked(_ testCase: FlagCase) {
+    func flagValueIsChecked(_ testCase: FlagCase) async {
         var overrides = SettingOverrides()
-        do throws(DataError) {
+        do throws(SettingsError) {
             try overrides.set(testCase.key, text: testCase.text, flag: testCase.flag)
             #expect(testCase.message == nil, "expected \(testCase.message ?? "")")
         } catch {
-            #expect(error == .setting(testCase.message ?? "no error"))
+            #expect(line(error) == testCase.message ?? "no error")
         }
     }
 
     @Test("a true-or-false flag sets only a true-or-false setting")
-    func booleanFlagNeedsABooleanSetting() throws {
+    func booleanFlagNeedsABooleanSetting() async throws {
         var overrides = SettingOverrides()
         try overrides.set("stream", false, flag: "--no-stream")
         #expect(overrides.values["stream"] == .boolean(false))
-        #expect(throws: DataError.self) { try overrides.set("model", true, flag: "--model") }
-        #expect(throws: DataError.self) { try overrides.set("no_such_key", text: "x", flag: "--no-such-key") }
+        #expect(throws: SettingsError.self) { try overrides.set("model", true, flag: "--model") }
+        #expect(throws: SettingsError.self) { try overrides.set("no_such_key", text: "x", flag: "--no-such-key") }
     }
 
     @Test("given holds what the command line set, and nothing the other levels did")
-    func givenHoldsOnlyTheCommandLine() throws {
+    func givenHoldsOnlyTheCommandLine() async throws {
         let environment = ["OPENAI_API_KEY": "sk-env", "HOME": "/nonexistent"]
-        let plain = try SettingsResolver(environment: environment).resolve(SettingOverrides())
+        let plain = try await SettingsResolver(environment: environment).resolve(SettingOverrides())
         #expect(plain.given == ChatSettings(model: ""))
         #expect(plain.givenSystemPrompt == nil)
 
@@ -110,16 +125,16 @@ struct SettingsTableTests {
         try overrides.set("temperature", text: "0.5", flag: "--temperature")
         try overrides.set("top_p", text: "0.8", flag: "--top-p")
         try overrides.set("system_prompt", text: "", flag: "--system")
-        let given = try SettingsResolver(environment: environment).resolve(overrides)
+        let given = try await SettingsResolver(environment: environment).resolve(overrides)
         #expect(given.chat.model == "smollm2-135m-instruct")
-        #expect(given.given == ChatSettings(model: "", temperature: 0.5, topP: 0.8))
+        #expect(given.given == ChatSettings(model: "", sampling: [.temperature: .number(0.5), .topP: .number(0.8)]))
         #expect(given.givenSystemPrompt == "")
         #expect(given.systemPrompt == "")
 
         var model = SettingOverrides()
         try model.set("model", text: "m", flag: "-m")
         try model.set("stream", false, flag: "--no-stream")
-        let withModel = try SettingsResolver(environment: environment).resolve(model)
+        let withModel = try await SettingsResolver(environment: environment).resolve(model)
         #expect(withModel.given == ChatSettings(model: "m", stream: false))
     }
 }

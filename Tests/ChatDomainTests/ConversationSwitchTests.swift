@@ -5,7 +5,8 @@ import Testing
 @Suite("Conversation switch")
 struct ConversationSwitchTests {
     private let configured = ChatSettings(
-        model: "configured-model", temperature: 0.7, maxTokens: 100, stream: false, maxContextTokens: 4000)
+        model: "configured-model", sampling: [.temperature: .number(0.7), .maxTokens: .wholeNumber(100)], stream: false,
+        maxContextTokens: 4000)
 
     private func stored(_ settings: ChatSettings, system: String? = "Stored system.") -> Conversation {
         Conversation(
@@ -16,11 +17,14 @@ struct ConversationSwitchTests {
 
     @Test func theConversationsOwnModelSystemPromptAndSettingsApply() {
         let rule = ConversationSwitch(configured: configured)
-        let adopted = rule.adopt(stored(ChatSettings(model: "stored-model", temperature: 0.1, maxTokens: 50)))
+        let adopted = rule.adopt(
+            stored(
+                ChatSettings(
+                    model: "stored-model", sampling: [.temperature: .number(0.1), .maxTokens: .wholeNumber(50)])))
 
         #expect(adopted.settings.model == "stored-model")
-        #expect(adopted.settings.temperature == 0.1)
-        #expect(adopted.settings.maxTokens == 50)
+        #expect(adopted.settings.sampling[.temperature] == .number(0.1))
+        #expect(adopted.settings.sampling[.maxTokens] == .wholeNumber(50))
         #expect(adopted.systemPrompt == "Stored system.")
         #expect(adopted.id == "k3v9x2qa")
         #expect(adopted.title == "A title")
@@ -31,24 +35,28 @@ struct ConversationSwitchTests {
         let adopted = ConversationSwitch(configured: configured).adopt(stored(ChatSettings(model: "stored-model")))
 
         #expect(adopted.settings.model == "stored-model")
-        #expect(adopted.settings.temperature == 0.7)
-        #expect(adopted.settings.maxTokens == 100)
+        #expect(adopted.settings.sampling[.temperature] == .number(0.7))
+        #expect(adopted.settings.sampling[.maxTokens] == .wholeNumber(100))
         let unnamed = ConversationSwitch(configured: configured).adopt(stored(ChatSettings(model: "")))
         #expect(unnamed.settings.model == "configured-model")
     }
 
     @Test func optionsGivenOnThisRunWin() {
         let rule = ConversationSwitch(
-            configured: configured, given: ChatSettings(model: "flag-model", temperature: 0, topP: 0.9),
+            configured: configured,
+            given: ChatSettings(model: "flag-model", sampling: [.temperature: .number(0), .topP: .number(0.9)]),
             givenSystemPrompt: "Flag system.")
         let adopted = rule.adopt(
-            stored(ChatSettings(model: "stored-model", temperature: 0.1, maxTokens: 50, topP: 0.2)))
+            stored(
+                ChatSettings(
+                    model: "stored-model",
+                    sampling: [.temperature: .number(0.1), .maxTokens: .wholeNumber(50), .topP: .number(0.2)])))
 
         #expect(adopted.settings.model == "flag-model")
-        #expect(adopted.settings.temperature == 0)
-        #expect(adopted.settings.topP == 0.9)
+        #expect(adopted.settings.sampling[.temperature] == .number(0))
+        #expect(adopted.settings.sampling[.topP] == .number(0.9))
         // Not given on the command line: the conversation's own.
-        #expect(adopted.settings.maxTokens == 50)
+        #expect(adopted.settings.sampling[.maxTokens] == .wholeNumber(50))
         #expect(adopted.systemPrompt == "Flag system.")
     }
 

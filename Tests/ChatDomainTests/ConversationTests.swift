@@ -1,7 +1,8 @@
 import ChatDomain
 import Testing
 
-private let settings = ChatSettings(model: "test-model", temperature: 0.7, maxTokens: 100, stream: false)
+private let settings = ChatSettings(
+    model: "test-model", sampling: [.temperature: .number(0.7), .maxTokens: .wholeNumber(100)], stream: false)
 
 private func user(_ text: String, _ state: MessageState = .complete) -> ChatMessage {
     ChatMessage(role: .user, content: text, state: state)

@@ -2,7 +2,8 @@ import ChatDomain
 import ChatTestSupport
 import Testing
 
-private let settings = ChatSettings(model: "test-model", temperature: 0.2, maxTokens: 256, stream: true)
+private let settings = ChatSettings(
+    model: "test-model", sampling: [.temperature: .number(0.2), .maxTokens: .wholeNumber(256)], stream: true)
 private let systemPrompt = "Answer briefly."
 private let system = ChatMessage(role: .system, content: systemPrompt)
 

@@ -125,7 +125,8 @@ private final class Harness {
             notesStyle: TerminalStyle(isTerminal: notes.isTerminal, environment: environment),
             archive: archive, editor: editor, control: control,
             conversationSwitch: ConversationSwitch(
-                configured: ChatSettings(model: model, maxTokens: 99), given: given), roles: roles, role: role,
+                configured: ChatSettings(model: model, sampling: [.maxTokens: .wholeNumber(99)]), given: given),
+            roles: roles, role: role,
             attachmentReader: attachmentReader, attachments: attachments)
         repl = REPL(
             parts: parts, conversation: Conversation(systemPrompt: systemPrompt, settings: ChatSettings(model: model)))
@@ -325,7 +326,9 @@ struct REPLTests {
     // MARK: Roles
 
     private static let roles = [
-        PromptRole(name: "terse", prompt: "Be terse.", settings: ChatSettings(model: "terse-model", temperature: 0.1)),
+        PromptRole(
+            name: "terse", prompt: "Be terse.",
+            settings: ChatSettings(model: "terse-model", sampling: [.temperature: .number(0.1)])),
         PromptRole(name: "review", prompt: "Review this:\n{{input}}"),
     ]
 
@@ -338,7 +341,7 @@ struct REPLTests {
         let request = session.requests.first
         #expect(transcript(request) == ["system: Be terse.", "user: Hi"])
         #expect(request?.settings.model == "terse-model")
-        #expect(request?.settings.temperature == 0.1)
+        #expect(request?.settings.sampling[.temperature] == .number(0.1))
         #expect(session.reader.prompts.last == prompt("terse-model · terse · 1 turn · ~4 tokens"))
         #expect(
             session.noteLines == [
@@ -673,23 +676,25 @@ struct REPLTests {
 
     @Test func loadKeepsTheFilesSettingsUnlessThisRunsOptionsGaveOthers() async {
         let file = Conversation(
-            systemPrompt: "From the file.", settings: ChatSettings(model: "file-model", temperature: 0.3),
+            systemPrompt: "From the file.",
+            settings: ChatSettings(model: "file-model", sampling: [.temperature: .number(0.3)]),
             messages: [ChatMessage(role: .user, content: "Q"), ChatMessage(role: .assistant, content: "A")])
         let plain = Harness(lines: ["/load t.json", "Next"])
         try? plain.archive.save(file, to: "t.json")
         _ = await plain.run()
         #expect(plain.requests.last?.settings.model == "file-model")
-        #expect(plain.requests.last?.settings.temperature == 0.3)
+        #expect(plain.requests.last?.settings.sampling[.temperature] == .number(0.3))
         // Not in the file: what is configured.
-        #expect(plain.requests.last?.settings.maxTokens == 99)
+        #expect(plain.requests.last?.settings.sampling[.maxTokens] == .wholeNumber(99))
         #expect(plain.requests.last?.messages.first?.content == "From the file.")
 
         let flagged = Harness(
-            [.line("/load t.json"), .line("Next")], given: ChatSettings(model: "flag-model", temperature: 1))
+            [.line("/load t.json"), .line("Next")],
+            given: ChatSettings(model: "flag-model", sampling: [.temperature: .number(1)]))
         try? flagged.archive.save(file, to: "t.json")
         _ = await flagged.run()
         #expect(flagged.requests.last?.settings.model == "flag-model")
-        #expect(flagged.requests.last?.settings.temperature == 1)
+        #expect(flagged.requests.last?.settings.sampling[.temperature] == .number(1))
     }
 
     @Test(arguments: ["/save", "/load"])

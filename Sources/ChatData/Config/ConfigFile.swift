@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// The config file, `config.json`: top-level settings, named profiles, the default profile, and
 /// named roles.
 struct ConfigFile: Equatable {
@@ -23,10 +25,11 @@ struct ConfigFile: Equatable {
         do {
             value = try JSONParser.parse(bytes)
         } catch {
-            throw ConfigIssue(key: "(file)", problem: "not valid JSON: \(error.description)")
+            throw ConfigIssue(
+                key: "(file)", problem: .notJSON(line: error.line, column: error.column, problem: error.problem))
         }
         guard case .object(let object) = value else {
-            throw ConfigIssue(key: "(file)", problem: "expected a JSON object at the top, got \(value.typeName)")
+            throw ConfigIssue(key: "(file)", problem: .wrongType(expected: .objectAtTop, got: value.kind))
         }
         top = try ConfigLevel(object, extraKeys: ["profiles", "default_profile", "roles"])
         let reader = ConfigReader(object: object, path: "")
@@ -38,12 +41,12 @@ struct ConfigFile: Equatable {
         case .object(let entries):
             for (name, entry) in entries {
                 guard case .object(let profile) = entry else {
-                    throw ConfigIssue(key: "profiles.\(name)", problem: "expected an object, got \(entry.typeName)")
+                    throw ConfigIssue(key: "profiles.\(name)", problem: .wrongType(expected: .object, got: entry.kind))
                 }
                 profiles[name] = try ConfigLevel(profile, path: "profiles.\(name).")
             }
         case let other?:
-            throw ConfigIssue(key: "profiles", problem: "expected an object of profiles, got \(other.typeName)")
+            throw ConfigIssue(key: "profiles", problem: .wrongType(expected: .objectOfProfiles, got: other.kind))
         }
         roles = [:]
         switch object["roles"] {
@@ -52,16 +55,44 @@ struct ConfigFile: Equatable {
         case .object(let entries):
             for (name, entry) in entries {
                 guard case .object(let role) = entry else {
-                    throw ConfigIssue(key: "roles.\(name)", problem: "expected an object, got \(entry.typeName)")
+                    throw ConfigIssue(key: "roles.\(name)", problem: .wrongType(expected: .object, got: entry.kind))
                 }
                 let parsed = try ConfigRole(role, path: "roles.\(name).")
                 if parsed.prompt == nil && BuiltInRoles.all[name] == nil {
-                    throw ConfigIssue(key: "roles.\(name)", problem: "a role needs a prompt")
+                    throw ConfigIssue(key: "roles.\(name)", problem: .roleNeedsPrompt)
                 }
                 roles[name] = parsed
             }
         case let other?:
-            throw ConfigIssue(key: "roles", problem: "expected an object of roles, got \(other.typeName)")
+            throw ConfigIssue(key: "roles", problem: .wrongType(expected: .objectOfRoles, got: other.kind))
         }
+    }
+
+    /// The file at `path`, read and checked; no file at all reads as an empty one unless it was
+    /// `given` (`--config`). The note warns of a file holding a key that others can read.
+    static func load(_ path: String, given: Bool) throws(SettingsError) -> (file: ConfigFile, warning: SettingsNote?) {
+        let bytes: [UInt8]
+        do throws(FileSystem.ReadError) {
+            bytes = try FileSystem.read(path)
+        } catch {
+            switch error {
+            case .missing:
+                guard given else { return (ConfigFile(), nil) }
+                throw .configFile(path: path, .missing)
+            case .unreadable(let reason):
+                throw .configFile(path: path, .unreadable(reason: reason))
+            }
+        }
+        let file: ConfigFile
+        do {
+            file = try ConfigFile(bytes: bytes)
+        } catch {
+            throw .configFile(path: path, .issue(error))
+        }
+        let holdsKey = file.top["api_key"] != nil || file.profiles.values.contains { $0["api_key"] != nil }
+        if holdsKey, let mode = FileSystem.mode(path), mode & 0o077 != 0 {
+            return (file, .keyFileReadableByOthers(path: path))
+        }
+        return (file, nil)
     }
 }

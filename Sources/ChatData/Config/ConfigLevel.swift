@@ -33,10 +33,8 @@ struct ConfigLevel: Equatable {
     init(_ object: [String: JSONValue], path: String = "", extraKeys: Set<String> = []) throws(ConfigIssue) {
         for key in object.keys.sorted() where !Self.keys.contains(key) && !extraKeys.contains(key) {
             let known = Self.keys.union(extraKeys).sorted()
-            if let near = NearestName.to(key, among: known) {
-                throw ConfigIssue(key: path + key, problem: "unknown key; did you mean \(near)?")
-            }
-            throw ConfigIssue(key: path + key, problem: "unknown key (known keys: \(known.joined(separator: ", ")))")
+            throw ConfigIssue(
+                key: path + key, problem: .unknownKey(nearest: NearestName.to(key, among: known), known: known))
         }
         let reader = ConfigReader(object: object, path: path)
         values = [:]
@@ -45,11 +43,7 @@ struct ConfigLevel: Equatable {
         }
         let sources = Self.keySources.filter { object[$0] != nil }
         if sources.count > 1 {
-            throw ConfigIssue(
-                key: path + sources[1],
-                problem:
-                    "give one of api_key, api_key_env, api_key_file, api_key_command, not \(sources.joined(separator: " and "))"
-            )
+            throw ConfigIssue(key: path + sources[1], problem: .severalKeySources(sources))
         }
     }
 

@@ -1,4 +1,6 @@
-/// Reads typed values out of a config object, naming the key and the expected type on failure.
+import ChatDomain
+
+/// Reads typed values out of a config object; an issue names the key and what was expected.
 struct ConfigReader {
     var object: [String: JSONValue]
     var path: String
@@ -7,17 +9,13 @@ struct ConfigReader {
         switch object[key] {
         case nil: return nil
         case .string(let value): return value
-        case let other?: throw mismatch(key, "a string", other)
+        case let other?: throw mismatch(key, .string, other)
         }
     }
 
     func choice(_ key: String, among words: [String]) throws(ConfigIssue) -> String? {
         guard let value = try string(key) else { return nil }
-        guard words.contains(value) else {
-            throw ConfigIssue(
-                key: path + key,
-                problem: "expected \(words.map { "\"\($0)\"" }.joined(separator: ", ")), got \"\(value)\"")
-        }
+        guard words.contains(value) else { throw ConfigIssue(key: path + key, problem: .notOneOf(words, got: value)) }
         return value
     }
 
@@ -25,7 +23,7 @@ struct ConfigReader {
         switch object[key] {
         case nil: return nil
         case .bool(let value): return value
-        case let other?: throw mismatch(key, "true or false", other)
+        case let other?: throw mismatch(key, .trueOrFalse, other)
         }
     }
 
@@ -34,12 +32,10 @@ struct ConfigReader {
         case nil: return nil
         case .number(let value):
             guard range.contains(value) else {
-                throw ConfigIssue(
-                    key: path + key,
-                    problem: "expected a number from \(range.lowerBound) to \(range.upperBound), got \(value)")
+                throw ConfigIssue(key: path + key, problem: .numberOutOfRange(range, got: value))
             }
             return value
-        case let other?: throw mismatch(key, "a number", other)
+        case let other?: throw mismatch(key, .number, other)
         }
     }
 
@@ -48,11 +44,10 @@ struct ConfigReader {
         case nil: return nil
         case .number(let value):
             guard value == value.rounded(), value >= Double(minimum), value < 1e15 else {
-                throw ConfigIssue(
-                    key: path + key, problem: "expected a whole number of at least \(minimum), got \(value)")
+                throw ConfigIssue(key: path + key, problem: .notAWholeNumber(minimum: minimum, got: value))
             }
             return Int(value)
-        case let other?: throw mismatch(key, "a whole number", other)
+        case let other?: throw mismatch(key, .wholeNumber, other)
         }
     }
 
@@ -63,16 +58,17 @@ struct ConfigReader {
             var result: [String: String] = [:]
             for (name, value) in entries {
                 guard case .string(let text) = value else {
-                    throw ConfigIssue(key: path + key + "." + name, problem: "expected a string, got \(value.typeName)")
+                    throw ConfigIssue(
+                        key: path + key + "." + name, problem: .wrongType(expected: .string, got: value.kind))
                 }
                 result[name] = text
             }
             return result
-        case let other?: throw mismatch(key, "an object of strings", other)
+        case let other?: throw mismatch(key, .objectOfStrings, other)
         }
     }
 
-    private func mismatch(_ key: String, _ expected: String, _ value: JSONValue) -> ConfigIssue {
-        ConfigIssue(key: path + key, problem: "expected \(expected), got \(value.typeName)")
+    private func mismatch(_ key: String, _ expected: ConfigExpectation, _ value: JSONValue) -> ConfigIssue {
+        ConfigIssue(key: path + key, problem: .wrongType(expected: expected, got: value.kind))
     }
 }

@@ -1,5 +1,7 @@
-/// A role as the config's `roles` map holds it: a prompt, the settings it sets (`model`,
-/// `temperature`, `max_tokens`, `top_p`) and a profile it selects. Only the keys it sets are
+import ChatDomain
+
+/// A role as the config's `roles` map holds it: a prompt, the settings it sets (`model` and the
+/// sampling parameters of `SamplingTable`) and a profile it selects. Only the keys it sets are
 /// present; one that shares a built-in role's name adds to that role.
 struct ConfigRole: Equatable {
     /// The prompt; may hold `{{input}}`.
@@ -10,7 +12,7 @@ struct ConfigRole: Equatable {
     var profile: String?
 
     /// The settings a role may set.
-    static let settingKeys = ["model", "temperature", "max_tokens", "top_p"]
+    static let settingKeys = ["model"] + SamplingTable.all.map(\.key)
     /// Every key a role may hold.
     static let keys = ["prompt", "profile"] + settingKeys
 
@@ -23,8 +25,7 @@ struct ConfigRole: Equatable {
     /// Reads a role from a JSON object; `path` names it in messages (`roles.review.`).
     init(_ object: [String: JSONValue], path: String) throws(ConfigIssue) {
         for key in object.keys.sorted() where !Self.keys.contains(key) {
-            throw ConfigIssue(
-                key: path + key, problem: "unknown key (a role holds \(Self.keys.joined(separator: ", ")))")
+            throw ConfigIssue(key: path + key, problem: .unknownRoleKey(known: Self.keys))
         }
         let reader = ConfigReader(object: object, path: path)
         prompt = try reader.string("prompt")

@@ -2,6 +2,8 @@ import ChatDomain
 
 /// Every setting, decided: what the composition root wires the program from.
 public struct ResolvedSettings: Sendable {
+    /// Which provider's API the server speaks.
+    public var provider = ProviderName.openai
     /// The server to talk to, with its key.
     public var server: ServerConfiguration
     /// What a conversation is sent with: model, sampling, streaming, the context limit.
@@ -17,8 +19,8 @@ public struct ResolvedSettings: Sendable {
     public var given: ChatSettings
     /// The system prompt the command line gave (`-s`), if it gave one.
     public var givenSystemPrompt: String?
-    /// Things worth telling the person on stderr, e.g. a config file others can read.
-    public var warnings: [String]
+    /// Things worth warning the person of on stderr, e.g. a config file others can read.
+    public var warnings: [SettingsNote]
     /// The most bytes of text the files attached to one message may hold.
     public var maxFileBytes: Int
     /// The role chosen (`-r`), its placeholders other than `{{input}}` not filled yet.
@@ -27,10 +29,9 @@ public struct ResolvedSettings: Sendable {
     public var roles: [PromptRole]
     /// Things the person should know about how the settings were decided, e.g. a configured
     /// key kept from a server `--base-url` chose.
-    public var notes: [String] = []
-    /// When answers are rendered as Markdown: `auto` (when standard output is a terminal),
-    /// `always` or `never`.
-    public var render = "auto"
+    public var notes: [SettingsNote] = []
+    /// When answers are rendered as Markdown.
+    public var render = RenderMode.auto
 
     /// Nothing decided yet: what the settings table's values are stored into.
     static var blank: ResolvedSettings {

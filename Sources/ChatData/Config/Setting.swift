@@ -35,6 +35,20 @@ public struct Setting: Sendable {
         self.flag = flag?.resolved(key: key, kind: kind, default: defaultValue)
     }
 
+    /// A key whose decided value `store` stores (a sampling parameter's: a key path through a
+    /// subscript would be built at run time, on every start); `flag` gives it a command-line flag.
+    init(
+        _ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil,
+        flag: SettingFlag? = nil, store: @escaping @Sendable (SettingValue, inout ResolvedSettings) -> Bool
+    ) {
+        self.key = key
+        self.kind = kind
+        self.environment = environment
+        self.defaultValue = defaultValue
+        self.destination = store
+        self.flag = flag?.resolved(key: key, kind: kind, default: defaultValue)
+    }
+
     /// A key only the resolver's own rules read; `flag` gives it a command-line flag.
     init(
         _ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil,

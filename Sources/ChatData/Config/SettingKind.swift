@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// What a setting holds and which values it takes: how the config file's value is read and
 /// checked, and how a flag's (or an environment variable's) text is.
 enum SettingKind: Sendable {
@@ -31,53 +33,39 @@ enum SettingKind: Sendable {
     }
 
     /// The value a flag's or environment variable's text gives, checked; `name` (`--temperature`,
-    /// `OPENAI_BASE_URL`) names it in the message of a `DataError.setting`.
-    func value(fromText text: String, name: String) throws(DataError) -> SettingValue {
+    /// `OPENAI_BASE_URL`) names it in the error.
+    func value(fromText text: String, name: String) throws(SettingsError) -> SettingValue {
+        func bad(_ rule: SettingValueRule) -> SettingsError { .badValue(name: name, text: text, expected: rule) }
         switch self {
         case .text(let nonEmptyFlag):
-            guard !(nonEmptyFlag && text.isEmpty) else { throw .setting("\(name) needs a non-empty value") }
+            guard !(nonEmptyFlag && text.isEmpty) else { throw bad(.nonEmpty) }
             return .text(text)
         case .number(let range):
-            guard let number = Double(text), range.contains(number) else {
-                throw .setting(
-                    "\(name) expects a number from \(Self.plain(range.lowerBound)) to \(Self.plain(range.upperBound)), "
-                        + "got \"\(text)\"")
-            }
+            guard let number = Double(text), range.contains(number) else { throw bad(.number(range)) }
             return .number(number)
         case .seconds:
-            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                throw .setting("\(name) expects a number of seconds above 0, got \"\(text)\"")
-            }
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else { throw bad(.secondsAboveZero) }
             return .number(seconds)
         case .wholeNumber(let minimum, let maximum?):
             guard let number = Int(text), (minimum...maximum).contains(number) else {
-                throw .setting("\(name) expects a whole number from \(minimum) to \(maximum), got \"\(text)\"")
+                throw bad(.wholeNumber(minimum...maximum))
             }
             return .wholeNumber(number)
         case .wholeNumber(let minimum, nil):
-            guard let number = Int(text), number >= minimum else {
-                throw .setting("\(name) expects a whole number above \(minimum - 1), got \"\(text)\"")
-            }
+            guard let number = Int(text), number >= minimum else { throw bad(.wholeNumberFrom(minimum)) }
             return .wholeNumber(number)
         case .boolean:
-            guard let value = Bool(text) else { throw .setting("\(name) expects true or false, got \"\(text)\"") }
+            guard let value = Bool(text) else { throw bad(.trueOrFalse) }
             return .boolean(value)
         case .stringMap:
-            throw .setting("\(name) cannot be given as text; set it in the config file")
+            throw bad(.configFileOnly)
         case .choice(let words):
-            guard words.contains(text) else {
-                throw .setting("\(name) expects \(Self.either(words)), got \"\(text)\"")
-            }
+            guard words.contains(text) else { throw bad(.oneOf(words)) }
             return .text(text)
         }
     }
 
-    /// `a, b or c`.
-    static func either(_ words: [String]) -> String {
-        words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "") : words.first ?? ""
-    }
-
-    /// A bound as people write it: `2`, not `2.0`.
+    /// A bound as people write it: `2`, not `2.0` (a flag's default in `--help`).
     static func plain(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }

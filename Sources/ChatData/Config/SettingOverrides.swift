@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// Settings given on the command line: they win over every other source. Values are kept by
 /// config key, checked as `SettingsTable` says, so a flag needs no field of its own here.
 public struct SettingOverrides: Sendable, Equatable {
@@ -21,9 +23,9 @@ public struct SettingOverrides: Sendable, Equatable {
     }
 
     /// Sets `key` from a flag's text, checked as the settings table says; `flag` (`--temperature`)
-    /// names it in a `DataError.setting`.
-    public mutating func set(_ key: String, text: String, flag: String) throws(DataError) {
-        guard let setting = SettingsTable.setting(key) else { throw .setting("\(flag) names no setting") }
+    /// names it in the error.
+    public mutating func set(_ key: String, text: String, flag: String) throws(SettingsError) {
+        guard let setting = SettingsTable.setting(key) else { throw .noSuchSetting(flag: flag, trueOrFalse: false) }
         values[key] = try setting.kind.value(fromText: text, name: flag)
         flags[key] = flag
     }
@@ -35,7 +37,7 @@ public struct SettingOverrides: Sendable, Equatable {
 
     /// Sets `setting` as its flag (`setting.flag`) was given: with its `text`, or, for a switch
     /// (nil), to the value the switch sets. A message names the flag by its long name.
-    public mutating func set(_ setting: Setting, fromFlag text: String?) throws(DataError) {
+    public mutating func set(_ setting: Setting, fromFlag text: String?) throws(SettingsError) {
         let name = setting.flag?.longName ?? setting.key
         if let text {
             try set(setting.key, text: text, flag: name)
@@ -45,9 +47,9 @@ public struct SettingOverrides: Sendable, Equatable {
     }
 
     /// Sets the true-or-false `key` (`--no-stream` sets `stream` to false).
-    public mutating func set(_ key: String, _ value: Bool, flag: String) throws(DataError) {
+    public mutating func set(_ key: String, _ value: Bool, flag: String) throws(SettingsError) {
         guard case .boolean? = SettingsTable.setting(key)?.kind else {
-            throw .setting("\(flag) names no true-or-false setting")
+            throw .noSuchSetting(flag: flag, trueOrFalse: true)
         }
         values[key] = .boolean(value)
         flags[key] = flag

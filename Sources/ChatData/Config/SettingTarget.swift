@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// A type a decided setting can be stored as in `ResolvedSettings` (or the `ChatSettings` in it).
 protocol SettingTarget: SendableMetatype {
     /// The value as this type; nil when it is of another kind.
@@ -29,6 +31,16 @@ extension Bool: SettingTarget {
     init?(setting: SettingValue) {
         guard case .boolean(let value) = setting else { return nil }
         self = value
+    }
+}
+
+extension SamplingValue: SettingTarget {
+    init?(setting: SettingValue) {
+        switch setting {
+        case .number(let value): self = .number(value)
+        case .wholeNumber(let value): self = .wholeNumber(value)
+        default: return nil
+        }
     }
 }
 

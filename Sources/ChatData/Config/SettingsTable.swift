@@ -7,8 +7,11 @@
 /// in its row too (`flag:`): the executable's parser, `--help`, man page and completions read it
 /// from here, so a new setting with a flag is one row.
 public enum SettingsTable {
-    /// Every key, in the order `--help` lists the flags.
-    public static let all: [Setting] = [
+    /// Every key, in the order `--help` lists the flags: the server, model and system prompt,
+    /// then the sampling parameters' rows (from `SamplingTable`), then the rest.
+    public static let all: [Setting] = leading + SamplingTable.all.map(\.setting) + trailing
+
+    private static let leading: [Setting] = [
         Setting(
             "base_url", .text(nonEmptyFlag: true), environment: "OPENAI_BASE_URL",
             default: .text("https://api.openai.com/v1"), to: \.server.baseURL, flag: .value("URL", "API root")),
@@ -18,15 +21,9 @@ public enum SettingsTable {
         Setting(
             "system_prompt", .text(), to: \.systemPrompt,
             flag: .value("TEXT", "system prompt", short: "s", long: "system")),
-        Setting(
-            "temperature", .number(0...2), to: \.chat.temperature,
-            flag: .value("N", "sampling temperature, 0 to 2 (default: the server's)")),
-        Setting(
-            "max_tokens", .wholeNumber(minimum: 1), to: \.chat.maxTokens,
-            flag: .value("N", "upper bound on answer tokens (sent as max_tokens)")),
-        Setting(
-            "top_p", .number(0...1), to: \.chat.topP,
-            flag: .value("P", "nucleus sampling: the top share of probability to pick from, 0 to 1")),
+    ]
+
+    private static let trailing: [Setting] = [
         Setting(
             "connect_timeout", .seconds(0.001...3600), default: .number(10), to: \.server.connectTimeout,
             flag: .value("SECS", "give up connecting after SECS")),
@@ -70,8 +67,13 @@ public enum SettingsTable {
         Setting("max_file_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(1_048_576), to: \.maxFileBytes),
         // Rendering
         Setting(
-            "render", .choice(["auto", "always", "never"]), default: .text("auto"), to: \.render,
+            "render", .choice(RenderMode.allCases.map(\.rawValue)), default: .text(RenderMode.auto.rawValue),
+            to: \.render,
             flag: .value("WHEN", "render the answer's Markdown: auto (on a terminal; the default), always or never")),
+        // Providers
+        Setting(
+            "provider", .choice(ProviderName.allCases.map(\.rawValue)), default: .text(ProviderName.openai.rawValue),
+            to: \.provider),
     ]
 
     /// The entry for `key`, if it is a config key.

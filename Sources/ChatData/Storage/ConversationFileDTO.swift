@@ -1,52 +1,56 @@
 /// A conversation as `/save` writes it: JSON, versioned so later releases can read old files.
-struct ConversationFileDTO: Codable, Equatable {
-    struct MessageDTO: Codable, Equatable {
-        var role: String
-        var content: String
+/// Each field is listed once in `fields`; written by `JSONText` (indented, keys sorted, as
+/// `JSONEncoder` wrote it) and read from `JSONParser`'s value, for a long conversation a fraction
+/// of `JSONDecoder`'s work (measured: docs/PERFORMANCE.md). A required field missing, or any
+/// field of the wrong type, is an error; an optional one may be missing or null.
+struct ConversationFileDTO: JSONFields, Equatable {
+    struct MessageDTO: JSONFields, Equatable {
+        var role = ""
+        var content = ""
         var state: String?
         var reasoning: String?
         var usage: UsageFileDTO?
         /// The images sent with it: what identifies them, never their bytes.
         var images: [StoredImageDTO]?
+
+        static let fields: [JSONField<Self>] = [
+            JSONField("role", { $0.role }, { $0.role = $1 }), JSONField("content", { $0.content }, { $0.content = $1 }),
+            JSONField("state", optional: { $0.state }, { $0.state = $1 }),
+            JSONField("reasoning", optional: { $0.reasoning }, { $0.reasoning = $1 }),
+            JSONField("usage", optional: { $0.usage }, { $0.usage = $1 }),
+            JSONField("images", optional: { $0.images }, { $0.images = $1 }),
+        ].sortedByName()
     }
 
-    struct UsageFileDTO: Codable, Equatable {
-        var prompt_tokens: Int
-        var completion_tokens: Int
-        var total_tokens: Int
+    struct UsageFileDTO: JSONFields, Equatable {
+        var prompt_tokens = 0
+        var completion_tokens = 0
+        var total_tokens = 0
+
+        static let fields: [JSONField<Self>] = [
+            JSONField("prompt_tokens", { $0.prompt_tokens }, { $0.prompt_tokens = $1 }),
+            JSONField("completion_tokens", { $0.completion_tokens }, { $0.completion_tokens = $1 }),
+            JSONField("total_tokens", { $0.total_tokens }, { $0.total_tokens = $1 }),
+        ].sortedByName()
     }
 
-    var format: String
-    var version: Int
-    var model: String
+    var format = ""
+    var version = 0
+    var model = ""
     var system_prompt: String?
-    /// Written flat, beside `model`, where version 1 wrote `temperature` and `max_tokens`.
-    var settings: StoredSettingsDTO
-    var messages: [MessageDTO]
+    /// Written flat, beside `model`, as version 1 wrote `temperature` and `max_tokens`.
+    var settings = StoredSettingsDTO()
+    var messages: [MessageDTO] = []
 
-    private enum CodingKeys: String, CodingKey {
-        case format, version, model, system_prompt, messages
-    }
-}
-
-extension ConversationFileDTO {
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        format = try container.decode(String.self, forKey: .format)
-        version = try container.decode(Int.self, forKey: .version)
-        model = try container.decode(String.self, forKey: .model)
-        system_prompt = try container.decodeIfPresent(String.self, forKey: .system_prompt)
-        settings = try StoredSettingsDTO(from: decoder)
-        messages = try container.decode([MessageDTO].self, forKey: .messages)
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(format, forKey: .format)
-        try container.encode(version, forKey: .version)
-        try container.encode(model, forKey: .model)
-        try container.encodeIfPresent(system_prompt, forKey: .system_prompt)
-        try container.encode(messages, forKey: .messages)
-        try settings.encode(to: encoder)
-    }
+    static let fields: [JSONField<Self>] =
+        ([
+            JSONField("format", { $0.format }, { $0.format = $1 }),
+            JSONField("version", { $0.version }, { $0.version = $1 }),
+            JSONField("model", { $0.model }, { $0.model = $1 }),
+            JSONField("system_prompt", optional: { $0.system_prompt }, { $0.system_prompt = $1 }),
+            JSONField("messages", { $0.messages }, { $0.messages = $1 }),
+        ]
+        + SamplingTable.all.map { row in
+            row.field(row.storedName, { $0.settings.sampling }, { $0.settings.sampling = $1 })
+        }).sortedByName()
 }

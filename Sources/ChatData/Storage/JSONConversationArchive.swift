@@ -1,11 +1,5 @@
 import ChatDomain
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// `ConversationArchive` as JSON files, written atomically and readable only by their owner.
 public struct JSONConversationArchive: ConversationArchive {
     private let home: String?
@@ -17,13 +11,10 @@ public struct JSONConversationArchive: ConversationArchive {
 
     /// The conversation as the JSON `save` writes.
     public func encode(_ conversation: Conversation) throws(StorageError) -> [UInt8] {
-        do {
-            let encoder = JSON.encoder()
-            encoder.outputFormatting.insert(.prettyPrinted)
-            return Array(try encoder.encode(ConversationFileDTO(conversation))) + [0x0A]
-        } catch {
-            throw StorageError.file("could not encode the conversation: \(error)")
+        guard let bytes = ConversationFileDTO(conversation).jsonBytes(capacity: 4096, pretty: true) else {
+            throw StorageError.file("could not encode the conversation: a number in it is not finite")
         }
+        return bytes + [0x0A]
     }
 
     public func save(_ conversation: Conversation, to path: String) throws(StorageError) {
@@ -47,10 +38,7 @@ public struct JSONConversationArchive: ConversationArchive {
             case .unreadable(let reason): throw StorageError.file("cannot read \(path): \(reason)")
             }
         }
-        let file: ConversationFileDTO
-        do {
-            file = try ConversationFileDTO(json: try JSONParser.parse(bytes))
-        } catch {
+        guard let file = (try? JSONParser.parse(bytes)).flatMap(ConversationFileDTO.init(json:)) else {
             throw StorageError.notAConversation(path: path, format: nil)
         }
         guard file.format == ConversationFileDTO.formatName else {

@@ -510,9 +510,7 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         // The settings of the newest message that has them (rows stored before have none); ones
         // that cannot be read are left out, not the conversation.
         var settings = ChatSettings(model: model)
-        if let storedSettings,
-            let stored = try? JSON.decode(StoredSettingsDTO.self, from: storedSettings, using: JSON.decoder())
-        {
+        if let storedSettings, let stored = StoredSettingsDTO(jsonBytes: Array(storedSettings.utf8)) {
             settings = stored.applied(to: settings)
         }
         return Conversation(

@@ -1,7 +1,17 @@
-/// The sampling settings a conversation is stored with: in a `/save` file, flat beside `model`,
-/// and in the history, as JSON in `message.settings`. Unset settings are left out.
-struct StoredSettingsDTO: Codable, Equatable {
-    var temperature: Double?
-    var max_tokens: Int?
-    var top_p: Double?
+import ChatDomain
+
+/// The sampling settings a conversation is stored with: in the history, as JSON in
+/// `message.settings` (`{"max_tokens":7,"temperature":0.4}`); in a `/save` file, flat beside
+/// `model` (`ConversationFileDTO`). Each parameter under its stored name (`SamplingTable`); unset
+/// ones are left out.
+struct StoredSettingsDTO: JSONFields, Equatable {
+    var sampling = SamplingValues()
+
+    static let fields: [JSONField<Self>] = SamplingTable.all.map { row in
+        row.field(row.storedName, { $0.sampling }, { $0.sampling = $1 })
+    }
+    .sortedByName()
+
+    /// The settings as the column holds them; nil if a number is not finite.
+    var jsonBytes: [UInt8]? { jsonBytes(capacity: 64) }
 }

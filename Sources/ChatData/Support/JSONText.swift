@@ -1,23 +1,64 @@
-/// JSON written straight into bytes, as `JSON.encoder()` writes it (`.sortedKeys`,
-/// `.withoutEscapingSlashes`), for the request body: Foundation's encoder costs about 17
-/// instructions a byte through `Encodable`'s containers, this a few. Keys are written in the
-/// order given, so the caller sorts them.
+/// JSON written straight into bytes, as `JSONEncoder` writes it with `.sortedKeys` and
+/// `.withoutEscapingSlashes` (and `.prettyPrinted` when `pretty`): the one writer of
+/// `JSONFields` shapes. Members are written in the order given; a shape's field list is sorted.
 struct JSONText {
     private(set) var bytes: [UInt8] = []
+    /// Indented, one member or element a line, `"key" : value`.
+    let pretty: Bool
+    private var depth = 0
+    private var isFirst = true
 
-    init(capacity: Int = 256) {
+    init(capacity: Int = 256, pretty: Bool = false) {
         bytes.reserveCapacity(capacity)
+        self.pretty = pretty
     }
 
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    /// `"key":`.
-    mutating func key(_ name: StaticString) {
-        bytes.append(UInt8(ascii: "\""))
-        raw(name)
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+    /// Opens an object (`{`) or an array (`[`).
+    mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        if pretty { bytes.append(UInt8(ascii: "\n")) }
+        depth += 1
+        isFirst = true
+    }
+
+    /// Closes what `open` opened with the matching bracket.
+    mutating func close(_ bracket: UInt8) {
+        depth -= 1
+        if pretty {
+            bytes.append(UInt8(ascii: "\n"))
+            indent()
+        }
+        bytes.append(bracket)
+        isFirst = false
+    }
+
+    /// Starts an array's next element.
+    mutating func element() {
+        if !isFirst { bytes.append(UInt8(ascii: ",")) }
+        if pretty {
+            if !isFirst { bytes.append(UInt8(ascii: "\n")) }
+            indent()
+        }
+        isFirst = false
+    }
+
+    /// Starts an object's next member: its key, given as `"name"` (quoted, nothing to escape).
+    mutating func member(_ quotedKey: [UInt8]) {
+        element()
+        bytes.append(contentsOf: quotedKey)
+        if pretty {
+            bytes.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
+        } else {
+            bytes.append(UInt8(ascii: ":"))
+        }
+    }
+
+    private mutating func indent() {
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
     }
 
     /// A string, escaped as Foundation escapes it: `"` and `\`, the short escapes for backspace,

@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// Any JSON value, as `JSONParser` reads it: the config file checked key by key with precise
 /// messages, and the parts of a server's answer that chat uses, read leniently.
 enum JSONValue: Equatable, Sendable {
@@ -9,15 +11,15 @@ enum JSONValue: Equatable, Sendable {
     /// An object's members; a key that appears twice has its last value.
     case object([String: JSONValue])
 
-    /// How the value's type is named in messages.
-    var typeName: String {
+    /// The value's type, as a config issue names it.
+    var kind: JSONKind {
         switch self {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
+        case .null: .null
+        case .bool: .boolean
+        case .number: .number
+        case .string: .string
+        case .array: .array
+        case .object: .object
         }
     }
 

@@ -2,13 +2,8 @@
 public struct ChatSettings: Sendable, Equatable {
     /// The model name as the server knows it.
     public var model: String
-    /// Sampling temperature; nil leaves the server's default.
-    public var temperature: Double?
-    /// Upper bound on answer tokens; nil leaves the server's default.
-    public var maxTokens: Int?
-    /// Nucleus sampling: pick from the most likely tokens that make up this share of the
-    /// probability (0 to 1); nil leaves the server's default.
-    public var topP: Double?
+    /// The sampling parameters set; one not set leaves the server's default.
+    public var sampling: SamplingValues
     /// Whether to stream the answer as it is generated.
     public var stream: Bool
     /// The most tokens a request may carry (estimated); the oldest turns after the system prompt
@@ -16,14 +11,9 @@ public struct ChatSettings: Sendable, Equatable {
     public var maxContextTokens: Int?
 
     /// Creates settings.
-    public init(
-        model: String, temperature: Double? = nil, maxTokens: Int? = nil, topP: Double? = nil, stream: Bool = true,
-        maxContextTokens: Int? = nil
-    ) {
+    public init(model: String, sampling: SamplingValues = [:], stream: Bool = true, maxContextTokens: Int? = nil) {
         self.model = model
-        self.temperature = temperature
-        self.maxTokens = maxTokens
-        self.topP = topP
+        self.sampling = sampling
         self.stream = stream
         self.maxContextTokens = maxContextTokens
     }
@@ -34,9 +24,7 @@ public struct ChatSettings: Sendable, Equatable {
     public func overlaid(by other: ChatSettings) -> ChatSettings {
         var result = self
         if !other.model.isEmpty { result.model = other.model }
-        result.temperature = other.temperature ?? temperature
-        result.maxTokens = other.maxTokens ?? maxTokens
-        result.topP = other.topP ?? topP
+        result.sampling = sampling.overlaid(by: other.sampling)
         return result
     }
 }

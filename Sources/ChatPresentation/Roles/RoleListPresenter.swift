@@ -5,11 +5,14 @@ import ChatDomain
 public struct RoleListPresenter {
     private let output: any OutputSink
     private let style: TerminalStyle
+    private let samplingKeys: [SamplingParameter: String]
 
-    /// Writes to `output` in `style`; a table when `output` is a terminal.
-    public init(output: any OutputSink, style: TerminalStyle) {
+    /// Writes to `output` in `style`; a table when `output` is a terminal. `samplingKeys` names
+    /// each sampling parameter as the config does (`max_tokens`).
+    public init(output: any OutputSink, style: TerminalStyle, samplingKeys: [SamplingParameter: String]) {
         self.output = output
         self.style = style
+        self.samplingKeys = samplingKeys
     }
 
     /// Lists `roles`, in the order given.
@@ -22,25 +25,31 @@ public struct RoleListPresenter {
         var text = ""
         for role in roles {
             let name = role.name + String(repeating: " ", count: width - role.name.count)
-            text += style.bold(name) + "  " + Self.description(of: role) + "\n"
+            text += style.bold(name) + "  " + Self.description(of: role, samplingKeys: samplingKeys) + "\n"
         }
         output.write(text)
     }
 
-    /// What a role is, in one line: the start of its prompt, and what it sets.
-    public static func description(of role: PromptRole) -> String {
+    /// What a role is, in one line: the start of its prompt, and what it sets (each sampling
+    /// parameter named as `samplingKeys` names it).
+    public static func description(of role: PromptRole, samplingKeys: [SamplingParameter: String]) -> String {
         var words = role.prompt.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         if words.count > 60 { words = String(words.prefix(59)) + "…" }
         var sets: [String] = []
         if !role.settings.model.isEmpty { sets.append("model \(role.settings.model)") }
-        if let value = role.settings.temperature { sets.append("temperature \(Self.plain(value))") }
-        if let value = role.settings.maxTokens { sets.append("max_tokens \(value)") }
-        if let value = role.settings.topP { sets.append("top_p \(Self.plain(value))") }
+        for parameter in SamplingParameter.allCases {
+            guard let value = role.settings.sampling[parameter] else { continue }
+            sets.append("\(samplingKeys[parameter] ?? "\(parameter)") \(Self.plain(value))")
+        }
         if role.isTemplate { sets.append("fills {{input}}") }
         return words + (sets.isEmpty ? "" : " (" + sets.joined(separator: ", ") + ")")
     }
 
-    private static func plain(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    private static func plain(_ value: SamplingValue) -> String {
+        switch value {
+        case .wholeNumber(let number): String(number)
+        case .number(let number):
+            number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        }
     }
 }

@@ -9,9 +9,7 @@ extension ChatCompletionRequestDTO {
             messages: request.messages.map(MessageDTO.init),
             stream: settings.stream,
             stream_options: settings.stream && includeUsage ? StreamOptionsDTO(include_usage: true) : nil,
-            temperature: settings.temperature,
-            max_tokens: settings.maxTokens,
-            top_p: settings.topP
+            sampling: settings.sampling
         )
     }
 }
