@@ -22,10 +22,11 @@ public final class CodeOnlyAnswerRenderer: AnswerRenderer {
     private let notes: any OutputSink
     private let notesStyle: TerminalStyle
     private let report: Report
+    private var events: AnswerEventRouter
     private var filter = CodeFenceFilter()
     private var foundCode = false
     public private(set) var printedText = false
-    public private(set) var outputClosed = false
+    public var outputClosed: Bool { events.outputClosed }
 
     /// Code to `output`; the rest, notes and errors to `notes`; whether code came, to `report`.
     public init(output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle, report: Report) {
@@ -33,38 +34,34 @@ public final class CodeOnlyAnswerRenderer: AnswerRenderer {
         self.notes = notes
         self.notesStyle = notesStyle
         self.report = report
+        // No reasoning: besides the code, only the answer's prose and retry notes are shown.
+        events = AnswerEventRouter(notes: AnswerNotes(sink: notes, style: notesStyle), showsReasoning: false)
     }
 
     public func render(_ event: ChatEvent) {
-        switch event {
-        case .text(let piece):
-            guard !outputClosed else { return }
-            printedText = printedText || !piece.isEmpty
-            show(filter.feed(piece))
-        case .retrying(let attempt, let limit, let delay, let reason):
-            AnswerNotes(sink: notes, style: notesStyle).retrying(
-                attempt: attempt, limit: limit, delay: delay, reason: reason)
-        case .reasoning, .usage, .finished:
-            break
+        events.route(event) { piece in
+            printedText = true
+            return show(filter.feed(piece), outputOpen: true)
         }
     }
 
     public func finish(_ turn: Turn) {
-        show(filter.finish())
+        let open = !outputClosed
+        if !show(filter.finish(), outputOpen: open) && open { events.readerGone() }
         if turn.answer != nil && !foundCode {
             notes.write(notesStyle.warning("chat: the answer has no code block; nothing was written to stdout") + "\n")
         }
     }
 
-    private func show(_ lines: [CodeFenceFilter.Line]) {
+    /// Shows `lines`: code to the output while it is open (a line after its reader went is not
+    /// written, nor what follows it), the rest to the notes. Returns whether it is still open.
+    private func show(_ lines: [CodeFenceFilter.Line], outputOpen: Bool) -> Bool {
+        var open = outputOpen
         for line in lines {
             switch line {
             case .code(let code):
-                guard !outputClosed else { return }
-                if !output.write(code + "\n") {
-                    outputClosed = true
-                    withUnsafeCurrentTask { $0?.cancel() }
-                }
+                guard open else { return false }
+                open = output.write(code + "\n")
             case .opening(let language):
                 foundCode = true
                 report.record()
@@ -77,5 +74,6 @@ public final class CodeOnlyAnswerRenderer: AnswerRenderer {
                 if notes.isTerminal { notes.write(ControlSanitizer.safe(text) + "\n") }
             }
         }
+        return open
     }
 }

@@ -84,10 +84,10 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
     }
 
     private let shared: Shared
-    private var notes: AnswerNotes
+    private var events: AnswerEventRouter
     private let cleanUp: [UInt8]
     public private(set) var printedText = false
-    public private(set) var outputClosed = false
+    public var outputClosed: Bool { events.outputClosed }
 
     /// Answers go to `output` with `theme`, laid out at the width `width` reads; reasoning and
     /// retry notes to `notes`. With `holdBack` nil, held text waits for the next piece however
@@ -99,7 +99,7 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
         shared = Shared(
             stream: MarkdownStream(theme: theme, width: width), output: output,
             holdBack: theme.escapes ? holdBack : nil)
-        self.notes = AnswerNotes(sink: notes, style: notesStyle)
+        events = AnswerEventRouter(notes: AnswerNotes(sink: notes, style: notesStyle))
         // No style, no open hyperlink, the cursor shown (whatever an interrupted answer left).
         cleanUp = theme.escapes ? theme.reset + theme.closeLink + Array("\u{1B}[?25h".utf8) : []
     }
@@ -120,10 +120,7 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
     }
 
     public func render(_ event: ChatEvent) {
-        switch event {
-        case .text(let piece):
-            guard !outputClosed, !piece.isEmpty else { return }
-            notes.endReasoning()
+        events.route(event) { piece in
             printedText = true
             let closed = shared.state.withLock { state -> Bool in
                 state.stream.receive(piece)
@@ -139,23 +136,14 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
                 shared.afterPiece(&state)
                 return state.outputClosed
             }
-            if closed {
-                outputClosed = true
-                withUnsafeCurrentTask { $0?.cancel() }
-            }
-        case .reasoning(let piece):
-            notes.reasoning(piece)
-        case .retrying(let attempt, let limit, let delay, let reason):
-            notes.retrying(attempt: attempt, limit: limit, delay: delay, reason: reason)
-        case .usage, .finished:
-            break
+            return !closed
         }
     }
 
     /// Renders what is held, closes what is open, ends the last line; leaves the terminal with
     /// no style, no open hyperlink and the cursor shown, also after Ctrl-C.
     public func finish(_ turn: Turn) {
-        notes.endReasoning()
+        events.finish()
         shared.state.withLock { state in
             state.ended = true
             guard printedText else { return }

@@ -5,41 +5,29 @@ import ChatDomain
 /// answer when the output's reader has gone.
 public final class PlainAnswerRenderer: AnswerRenderer {
     private let output: any OutputSink
-    private var notes: AnswerNotes
+    private var events: AnswerEventRouter
     public private(set) var printedText = false
-    public private(set) var outputClosed = false
+    public var outputClosed: Bool { events.outputClosed }
     private var endsWithNewline = true
 
     /// Answers go to `output`; reasoning and retry notes to `notes`, styled with `notesStyle`.
     public init(output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle) {
         self.output = output
-        self.notes = AnswerNotes(sink: notes, style: notesStyle)
+        events = AnswerEventRouter(notes: AnswerNotes(sink: notes, style: notesStyle))
     }
 
     public func render(_ event: ChatEvent) {
-        switch event {
-        case .text(let piece):
-            guard !outputClosed else { return }
-            notes.endReasoning()
-            if output.write(piece) {
-                printedText = true
-                endsWithNewline = piece.hasSuffix("\n")
-            } else {
-                outputClosed = true
-                withUnsafeCurrentTask { $0?.cancel() }
-            }
-        case .reasoning(let piece):
-            notes.reasoning(piece)
-        case .retrying(let attempt, let limit, let delay, let reason):
-            notes.retrying(attempt: attempt, limit: limit, delay: delay, reason: reason)
-        case .usage, .finished:
-            break
+        events.route(event) { piece in
+            guard output.write(piece) else { return false }
+            printedText = true
+            endsWithNewline = piece.hasSuffix("\n")
+            return true
         }
     }
 
     /// Ends the answer's last line so the next output starts on a line of its own.
     public func finish(_ turn: Turn) {
-        notes.endReasoning()
+        events.finish()
         if printedText && !endsWithNewline && !outputClosed {
             output.write("\n")
             endsWithNewline = true

@@ -5,7 +5,7 @@ import Synchronization
 enum CodeLanguages {
     /// The lexing rules for the language an info string names (`swift`, `py`, `c++`…), if known.
     /// Each language's rules (its word sets) are made the first time a block names it, not all
-    /// twenty at the first code block (3 M instructions, about 5 % of rendering a long answer).
+    /// twenty at the first code block (docs/PERFORMANCE.md, round 9, says what that saved).
     static func named(_ name: String) -> CodeLanguage? {
         guard let index = indexByName[name.lowercased()] else { return nil }
         return made.withLock { made in

@@ -2,19 +2,14 @@
 /// emphasis, strong, strikethrough, code spans, links (the text, then the URL), autolinks,
 /// escapes. A token whose look depends on what follows (a `*` run, a backtick run, a `[` that
 /// may start a link) waits until that has arrived; words go to the writer at once, which holds
-/// each until it ends. Emphasis still open at the end of the line ends there.
+/// each until it ends. Emphasis still open at the end of the line ends there. The rules of
+/// emphasis are `Emphasis`'s, where a link ends `LinkSyntax`'s.
 struct InlineRenderer {
-    private enum CharClass { case space, punctuation, other }
-
     let theme: MarkdownTheme
-    private var bold: UInt8 = 0
-    private var italic: UInt8 = 0
-    private var strike = false
+    private var emphasis = Emphasis()
+    /// The length of the backtick run that opened the code span the text is in, or 0.
     private var code = 0
-    private var previous = CharClass.space
-
-    /// How long a link's text and URL may be held waiting for the rest.
-    private static let holdLimit = 600
+    private var previous = CharacterClass.space
 
     init(theme: MarkdownTheme) {
         self.theme = theme
@@ -22,12 +17,8 @@ struct InlineRenderer {
 
     /// The style text has now on top of `base`.
     func style(_ base: TextStyle) -> TextStyle {
-        var style = base
-        if bold != 0 { style.attributes |= TextStyle.bold }
-        if italic != 0 { style.attributes |= TextStyle.italic }
-        if strike { style.attributes |= TextStyle.strike }
-        if code > 0 { style = style.adding(0, colour: theme.inlineCode.colour) }
-        return style
+        let style = emphasis.style(base)
+        return code > 0 ? style.adding(0, colour: theme.inlineCode.colour) : style
     }
 
     /// Renders the token at the start of `b` (what has arrived of the line, without its newline;
@@ -53,7 +44,7 @@ struct InlineRenderer {
                 return 1
             }
             let next = b[s + 1]
-            if Self.isPunctuation(next) {
+            if CharacterClass.isPunctuation(next) {
                 writer.text(b[(s + 1)...(s + 1)], style(base), link: link)
                 previous = .punctuation
                 return 2
@@ -123,7 +114,7 @@ struct InlineRenderer {
             if breakAfter { writer.endWord() }
         }
         let last = b[i - 1]
-        previous = last < 0x80 && Self.isPunctuation(last) ? .punctuation : .other
+        previous = last < 0x80 && CharacterClass.isPunctuation(last) ? .punctuation : .other
         return i - s
     }
 
@@ -147,48 +138,8 @@ struct InlineRenderer {
         let c = b[s]
         let run = b.prefix { $0 == c }.count
         guard s + run < b.endIndex || complete else { return nil }
-        let next: CharClass = s + run < b.endIndex ? Self.charClass(b[s + run]) : .space
-        let left = next != .space && (next != .punctuation || previous == .space || previous == .punctuation)
-        let right = previous != .space && (previous != .punctuation || next == .space || next == .punctuation)
-        var remaining = run
-        if c == UInt8(ascii: "~") {
-            if run == 2 && strike && right {
-                strike = false
-                remaining = 0
-            } else if run == 2 && !strike && left {
-                strike = true
-                remaining = 0
-            }
-        } else {
-            let canOpen = c == UInt8(ascii: "*") ? left : left && (!right || previous == .punctuation)
-            let canClose = c == UInt8(ascii: "*") ? right : right && (!left || next == .punctuation)
-            var closed = false
-            if canClose {
-                if remaining >= 2 && bold == c {
-                    bold = 0
-                    remaining -= 2
-                    closed = true
-                }
-                if remaining >= 1 && italic == c {
-                    italic = 0
-                    remaining -= 1
-                    closed = true
-                }
-            }
-            if remaining > 0 && canOpen && !closed {
-                if remaining >= 3 && bold == 0 && italic == 0 {
-                    bold = c
-                    italic = c
-                    remaining -= 3
-                } else if remaining == 2 && bold == 0 {
-                    bold = c
-                    remaining = 0
-                } else if remaining == 1 && italic == 0 {
-                    italic = c
-                    remaining = 0
-                }
-            }
-        }
+        let next = s + run < b.endIndex ? CharacterClass(b[s + run]) : .space
+        let remaining = emphasis.take(c, run: run, previous: previous, next: next)
         if remaining > 0 { writer.text(b[s..<(s + remaining)], style(base), link: link) }
         previous = .punctuation
         return run
@@ -242,68 +193,25 @@ struct InlineRenderer {
         } else if previous == .other || outer != nil {
             return literal(&self, &writer)
         }
-        // The label, to its `]`.
-        var i = labelStart
-        var depth = 0
-        var close: Int?
-        while i < b.endIndex && i - s < Self.holdLimit {
-            let byte = b[i]
-            if byte == UInt8(ascii: "\\") {
-                i += 2
-                continue
-            }
-            if byte == UInt8(ascii: "[") { depth += 1 }
-            if byte == UInt8(ascii: "]") {
-                if depth == 0 {
-                    close = i
-                    break
-                }
-                depth -= 1
-            }
-            i += 1
+        let (label, destination, end): (Range<Int>, String, Int)
+        switch LinkSyntax.link(b, labelStart: labelStart, complete: complete) {
+        case .more: return nil
+        case .literal: return literal(&self, &writer)
+        case .link(let range, let target, let last): (label, destination, end) = (range, target, last)
         }
-        guard let close else {
-            return complete || i - s >= Self.holdLimit ? literal(&self, &writer) : nil
-        }
-        guard close + 1 < b.endIndex else { return complete ? literal(&self, &writer) : nil }
-        guard b[close + 1] == UInt8(ascii: "(") else { return literal(&self, &writer) }
-        // The destination, to its `)`.
-        var j = close + 2
-        var parens = 0
-        var end: Int?
-        while j < b.endIndex && j - s < Self.holdLimit * 4 {
-            let byte = b[j]
-            if byte == UInt8(ascii: "\\") {
-                j += 2
-                continue
-            }
-            if byte == UInt8(ascii: "(") { parens += 1 }
-            if byte == UInt8(ascii: ")") {
-                if parens == 0 {
-                    end = j
-                    break
-                }
-                parens -= 1
-            }
-            j += 1
-        }
-        guard let end else {
-            return complete || j - s >= Self.holdLimit * 4 ? literal(&self, &writer) : nil
-        }
-        let destination = Self.destination(b[(close + 2)..<end])
-        let label = b[labelStart..<close]
         if image {
             writer.text(Array("image:".utf8)[...], theme.url, link: nil)
             writer.space(1)
             var inner = InlineRenderer(theme: theme)
-            inner.render(label, base: base.adding(TextStyle.italic), link: nil, into: &writer)
+            inner.render(b[label], base: base.adding(TextStyle.italic), link: nil, into: &writer)
         } else {
             let target = theme.hyperlinks ? Hyperlink.safeURL(destination) : nil
             var inner = InlineRenderer(theme: theme)
             inner.render(
-                label, base: base.adding(theme.link.attributes, colour: theme.link.colour), link: target, into: &writer)
+                b[label], base: base.adding(theme.link.attributes, colour: theme.link.colour), link: target,
+                into: &writer)
         }
-        if !destination.isEmpty && String(decoding: label, as: UTF8.self) != destination {
+        if !destination.isEmpty && String(decoding: b[label], as: UTF8.self) != destination {
             writer.space(1)
             writer.text(Array("(\(destination))".utf8)[...], theme.url, link: nil)
         }
@@ -315,38 +223,24 @@ struct InlineRenderer {
         _ b: ArraySlice<UInt8>, complete: Bool, base: TextStyle, outer: String?, into writer: inout RowWriter
     ) -> Int? {
         let s = b.startIndex
-        var i = s + 1
-        var close: Int?
         if previous != .other && outer == nil {
-            while i < b.endIndex && i - s < Self.holdLimit * 4 {
-                let byte = b[i]
-                if byte == UInt8(ascii: ">") {
-                    close = i
-                    break
-                }
-                if byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: "<") { break }
-                i += 1
-            }
-            if close == nil && i == b.endIndex && !complete && i - s < Self.holdLimit * 4 { return nil }
-        }
-        if let close {
-            let url = String(decoding: b[(s + 1)..<close], as: UTF8.self)
-            let isURL =
-                url.contains("@") || (url.firstIndex(of: ":").map { url[..<$0].allSatisfy(\.isLetter) } ?? false)
-            if isURL && !url.isEmpty {
+            switch LinkSyntax.autolink(b, complete: complete) {
+            case .more:
+                return nil
+            case .link(let label, let url, let end):
                 let target = theme.hyperlinks ? Hyperlink.safeURL(url) : nil
                 writer.text(
-                    b[(s + 1)..<close], style(base).adding(theme.link.attributes, colour: theme.link.colour),
-                    link: target)
+                    b[label], style(base).adding(theme.link.attributes, colour: theme.link.colour), link: target)
                 previous = .punctuation
-                return close + 1 - s
+                return end + 1 - s
+            case .literal:
+                break
             }
         }
         writer.text(b[s...s], style(base), link: outer)
         previous = .punctuation
         return 1
     }
-
     /// Renders complete text (a link's label, a table cell) from its start.
     mutating func render(_ b: ArraySlice<UInt8>, base: TextStyle, link: String?, into writer: inout RowWriter) {
         var i = b.startIndex
@@ -357,26 +251,7 @@ struct InlineRenderer {
         writer.endWord()
     }
 
-    /// A link destination without its title or angle brackets.
-    private static func destination(_ bytes: ArraySlice<UInt8>) -> String {
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters()
-        if text.hasPrefix("<"), let close = text.firstIndex(of: ">") {
-            return String(text[text.index(after: text.startIndex)..<close])
-        }
-        return String(text.prefix { $0 != " " })
-    }
-
     // MARK: Characters
-
-    private static func charClass(_ byte: UInt8) -> CharClass {
-        if byte == 0x20 || byte == 0x09 || byte == 0x0A { return .space }
-        return byte < 0x80 && isPunctuation(byte) ? .punctuation : .other
-    }
-
-    private static func isPunctuation(_ byte: UInt8) -> Bool {
-        (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte)
-            || (0x7B...0x7E).contains(byte)
-    }
 
     /// Whether a line may break after this scalar (unless closing punctuation follows): CJK
     /// ideographs, kana, Hangul syllables and fullwidth forms, which are written without spaces.

@@ -56,86 +56,125 @@ struct LineStart: Equatable {
             line.length = i - b.startIndex
             return line
         }
-        let c = b[i]
-        func done(_ kind: Kind, through index: Int) -> LineStart {
-            var copy = line
-            copy.kind = kind
-            copy.length = index - b.startIndex
-            return copy
-        }
-        /// The index after the line's newline, the end of `b` when final, or nil.
-        func lineEnd(from index: Int) -> (content: Int, next: Int)? {
-            if let newline = b[index...].firstIndex(of: 0x0A) { return (newline, newline + 1) }
-            return final ? (end, end) : nil
-        }
-        let paragraph = done(.paragraph, through: i)
-
-        switch c {
-        case 0x0A:
-            return done(.blank, through: i + 1)
-        case UInt8(ascii: "#"):
-            let run = b[i...].prefix { $0 == c }.count
-            guard i + run < end else {
-                return final ? (run <= 6 ? done(.heading(level: run), through: end) : paragraph) : nil
-            }
-            let next = b[i + run]
-            guard run <= 6 else { return paragraph }
-            if next == 0x20 || next == 0x09 { return done(.heading(level: run), through: i + run + 1) }
-            if next == 0x0A { return done(.heading(level: run), through: i + run) }
-            return paragraph
-        case UInt8(ascii: "`"), UInt8(ascii: "~"):
-            let run = b[i...].prefix { $0 == c }.count
-            guard i + run < end || final else { return nil }
-            guard run >= 3 else { return paragraph }
-            guard let (content, next) = lineEnd(from: i + run) else { return nil }
-            let info = String(decoding: b[(i + run)..<content], as: UTF8.self).trimmingCharacters()
-            if c == UInt8(ascii: "`") && info.contains("`") { return paragraph }
-            return done(.fence(marker: c, count: run, info: info), through: next)
+        let decision: Decision
+        switch b[i] {
+        case 0x0A: decision = .kind(.blank, through: i + 1)
+        case UInt8(ascii: "#"): decision = heading(b, at: i, final: final)
+        case UInt8(ascii: "`"), UInt8(ascii: "~"): decision = fence(b, at: i, final: final)
         case UInt8(ascii: "-"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "+"):
-            if c != UInt8(ascii: "+") {
-                var j = i
-                var count = 0
-                while j < end && (b[j] == c || b[j] == 0x20 || b[j] == 0x09) {
-                    if b[j] == c { count += 1 }
-                    j += 1
-                }
-                if j == end && !final { return nil }
-                if count >= 3 && (j == end || b[j] == 0x0A) {
-                    return done(.rule(heavy: false), through: j == end ? end : j + 1)
-                }
-            }
-            guard c != UInt8(ascii: "_") else { return paragraph }
-            guard i + 1 < end else { return final ? done(.bullet(task: nil), through: end) : nil }
-            let next = b[i + 1]
-            if next == 0x0A { return done(.bullet(task: nil), through: i + 1) }
-            guard next == 0x20 || next == 0x09 else { return paragraph }
-            guard let (task, taken) = taskBox(b, at: i + 2, final: final) else { return nil }
-            return done(.bullet(task: task), through: i + 2 + taken)
-        case UInt8(ascii: "="):
-            var j = i
-            while j < end && b[j] == c { j += 1 }
-            while j < end && (b[j] == 0x20 || b[j] == 0x09) { j += 1 }
-            if j == end && !final { return nil }
-            if j == end || b[j] == 0x0A { return done(.rule(heavy: true), through: j == end ? end : j + 1) }
-            return paragraph
-        case UInt8(ascii: "0")...UInt8(ascii: "9"):
-            var j = i
-            while j < end && j - i < 10 && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[j]) { j += 1 }
-            guard j < end else { return final ? paragraph : nil }
-            guard j - i <= 9, b[j] == UInt8(ascii: ".") || b[j] == UInt8(ascii: ")") else { return paragraph }
-            let number = String(decoding: b[i...j], as: UTF8.self)
-            guard j + 1 < end else { return final ? done(.ordered(number: number, task: nil), through: end) : nil }
-            let next = b[j + 1]
-            if next == 0x0A { return done(.ordered(number: number, task: nil), through: j + 1) }
-            guard next == 0x20 || next == 0x09 else { return paragraph }
-            guard let (task, taken) = taskBox(b, at: j + 2, final: final) else { return nil }
-            return done(.ordered(number: number, task: task), through: j + 2 + taken)
+            decision = bulletOrRule(b, at: i, final: final)
+        case UInt8(ascii: "="): decision = heavyRule(b, at: i, final: final)
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): decision = ordered(b, at: i, final: final)
         case UInt8(ascii: "|"):
-            guard let (content, next) = lineEnd(from: i) else { return nil }
-            return done(.tableRow(Array(b[i..<content])), through: next)
-        default:
-            return paragraph
+            guard let (content, next) = lineEnd(b, from: i, final: final) else { return nil }
+            decision = .kind(.tableRow(Array(b[i..<content])), through: next)
+        default: decision = .paragraph
         }
+        switch decision {
+        case .more:
+            return nil
+        case .paragraph:
+            line.length = i - b.startIndex
+        case .kind(let kind, let through):
+            line.kind = kind
+            line.length = through - b.startIndex
+        }
+        return line
+    }
+
+    /// What the bytes after the line's indentation decided.
+    private enum Decision {
+        /// More must arrive to tell.
+        case more
+        /// Paragraph text, which starts where they do.
+        case paragraph
+        /// A line of `kind`, whose start takes the bytes up to `through`.
+        case kind(Kind, through: Int)
+    }
+
+    /// The index of the line's newline and the index after it, the end of `b` (twice) when
+    /// `final`, or nil.
+    private static func lineEnd(_ b: ArraySlice<UInt8>, from index: Int, final: Bool) -> (content: Int, next: Int)? {
+        if let newline = b[index...].firstIndex(of: 0x0A) { return (newline, newline + 1) }
+        return final ? (b.endIndex, b.endIndex) : nil
+    }
+
+    /// `#` at `i`: a heading of up to six, followed by a space or the line's end.
+    private static func heading(_ b: ArraySlice<UInt8>, at i: Int, final: Bool) -> Decision {
+        let run = b[i...].prefix { $0 == UInt8(ascii: "#") }.count
+        guard i + run < b.endIndex else {
+            return final ? (run <= 6 ? .kind(.heading(level: run), through: b.endIndex) : .paragraph) : .more
+        }
+        let next = b[i + run]
+        guard run <= 6 else { return .paragraph }
+        if next == 0x20 || next == 0x09 { return .kind(.heading(level: run), through: i + run + 1) }
+        if next == 0x0A { return .kind(.heading(level: run), through: i + run) }
+        return .paragraph
+    }
+
+    /// A backtick or tilde at `i`: a fence of three or more, with its info string.
+    private static func fence(_ b: ArraySlice<UInt8>, at i: Int, final: Bool) -> Decision {
+        let c = b[i]
+        let run = b[i...].prefix { $0 == c }.count
+        guard i + run < b.endIndex || final else { return .more }
+        guard run >= 3 else { return .paragraph }
+        guard let (content, next) = lineEnd(b, from: i + run, final: final) else { return .more }
+        let info = String(decoding: b[(i + run)..<content], as: UTF8.self).trimmingCharacters()
+        if c == UInt8(ascii: "`") && info.contains("`") { return .paragraph }
+        return .kind(.fence(marker: c, count: run, info: info), through: next)
+    }
+
+    /// `-`, `*`, `_` or `+` at `i`: a rule (three or more of the first three, spaces between
+    /// allowed) or a bullet (any but `_`, then a space).
+    private static func bulletOrRule(_ b: ArraySlice<UInt8>, at i: Int, final: Bool) -> Decision {
+        let c = b[i]
+        let end = b.endIndex
+        if c != UInt8(ascii: "+") {
+            var j = i
+            var count = 0
+            while j < end && (b[j] == c || b[j] == 0x20 || b[j] == 0x09) {
+                if b[j] == c { count += 1 }
+                j += 1
+            }
+            if j == end && !final { return .more }
+            if count >= 3 && (j == end || b[j] == 0x0A) {
+                return .kind(.rule(heavy: false), through: j == end ? end : j + 1)
+            }
+        }
+        guard c != UInt8(ascii: "_") else { return .paragraph }
+        guard i + 1 < end else { return final ? .kind(.bullet(task: nil), through: end) : .more }
+        let next = b[i + 1]
+        if next == 0x0A { return .kind(.bullet(task: nil), through: i + 1) }
+        guard next == 0x20 || next == 0x09 else { return .paragraph }
+        guard let (task, taken) = taskBox(b, at: i + 2, final: final) else { return .more }
+        return .kind(.bullet(task: task), through: i + 2 + taken)
+    }
+
+    /// `=` at `i`: a heavy rule if the line holds nothing else.
+    private static func heavyRule(_ b: ArraySlice<UInt8>, at i: Int, final: Bool) -> Decision {
+        let end = b.endIndex
+        var j = i
+        while j < end && b[j] == UInt8(ascii: "=") { j += 1 }
+        while j < end && (b[j] == 0x20 || b[j] == 0x09) { j += 1 }
+        if j == end && !final { return .more }
+        if j == end || b[j] == 0x0A { return .kind(.rule(heavy: true), through: j == end ? end : j + 1) }
+        return .paragraph
+    }
+
+    /// A digit at `i`: a numbered item (up to nine digits, `.` or `)`, then a space).
+    private static func ordered(_ b: ArraySlice<UInt8>, at i: Int, final: Bool) -> Decision {
+        let end = b.endIndex
+        var j = i
+        while j < end && j - i < 10 && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[j]) { j += 1 }
+        guard j < end else { return final ? .paragraph : .more }
+        guard j - i <= 9, b[j] == UInt8(ascii: ".") || b[j] == UInt8(ascii: ")") else { return .paragraph }
+        let number = String(decoding: b[i...j], as: UTF8.self)
+        guard j + 1 < end else { return final ? .kind(.ordered(number: number, task: nil), through: end) : .more }
+        let next = b[j + 1]
+        if next == 0x0A { return .kind(.ordered(number: number, task: nil), through: j + 1) }
+        guard next == 0x20 || next == 0x09 else { return .paragraph }
+        guard let (task, taken) = taskBox(b, at: j + 2, final: final) else { return .more }
+        return .kind(.ordered(number: number, task: task), through: j + 2 + taken)
     }
 
     /// A task box (`[ ] `, `[x] `) at `index`: whether it is ticked (nil: none) and its length;

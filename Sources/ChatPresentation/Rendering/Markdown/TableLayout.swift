@@ -7,7 +7,7 @@ struct TableLayout {
 
     let theme: MarkdownTheme
     let alignments: [Alignment]
-    let prefix: RowWriter.Prefix
+    let prefix: RowPrefix
 
     /// The alignments a delimiter row (`|---|:--:|`) gives, or nil if `bytes` is not one.
     static func delimiterRow(_ bytes: [UInt8]) -> [Alignment]? {

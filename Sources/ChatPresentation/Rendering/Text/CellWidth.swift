@@ -43,6 +43,30 @@ enum CellWidth {
         of(Array(text.utf8)[...])
     }
 
+    /// Where to cut `bytes` so the first part is at most `cells` wide and no grapheme cluster is
+    /// split (never before a zero-width scalar or after a ZWJ); at least one cluster is taken.
+    /// Returns the first part's length in bytes and its cells.
+    static func cut(_ bytes: ArraySlice<UInt8>, fitting cells: Int) -> (index: Int, cells: Int) {
+        var counter = WidthCounter()
+        var used = 0
+        var best = (index: 0, cells: 0)
+        var previous: UInt32 = 0
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let (scalar, length) = UTF8Scalars.decode(bytes, at: index)
+            let width = counter.add(scalar)
+            let boundary = width > 0 && previous != 0x200D
+            if boundary && index > bytes.startIndex {
+                best = (index - bytes.startIndex, used)
+                if used + width > cells { return best }
+            }
+            used += width
+            previous = scalar
+            index += length
+        }
+        return (bytes.count, used)
+    }
+
     private static func contains(_ table: [(UInt32, UInt32)], _ scalar: UInt32) -> Bool {
         var low = 0
         var high = table.count - 1

@@ -1,0 +1,46 @@
+import ChatDomain
+
+/// What every renderer does with an answer's events but show its text: reasoning and retry notes
+/// go to the notes stream (`AnswerNotes`), text goes to the renderer's own way of showing it, and
+/// once the output's reader has gone no more text is shown and the answer is stopped.
+struct AnswerEventRouter {
+    private var notes: AnswerNotes
+    private let showsReasoning: Bool
+    /// Whether the output's reader went away; the answer was then stopped.
+    private(set) var outputClosed = false
+
+    /// Notes go to `notes`; reasoning too unless `showsReasoning` is false.
+    init(notes: AnswerNotes, showsReasoning: Bool = true) {
+        self.notes = notes
+        self.showsReasoning = showsReasoning
+    }
+
+    /// Routes `event`: a piece of text (not empty, while the reader is there) to `show`, which
+    /// returns false when the output's reader has gone; notes to the notes stream.
+    mutating func route(_ event: ChatEvent, show: (String) -> Bool) {
+        switch event {
+        case .text(let piece):
+            guard !outputClosed, !piece.isEmpty else { return }
+            notes.endReasoning()
+            if !show(piece) { readerGone() }
+        case .reasoning(let piece):
+            if showsReasoning { notes.reasoning(piece) }
+        case .retrying(let attempt, let limit, let delay, let reason):
+            notes.retrying(attempt: attempt, limit: limit, delay: delay, reason: reason)
+        case .usage, .finished:
+            break
+        }
+    }
+
+    /// The output's reader has gone: nothing more is shown, and the answer is stopped (the task
+    /// that reads it is cancelled).
+    mutating func readerGone() {
+        outputClosed = true
+        withUnsafeCurrentTask { $0?.cancel() }
+    }
+
+    /// The answer has ended: ends the reasoning's line, if it is open.
+    mutating func finish() {
+        notes.endReasoning()
+    }
+}

@@ -1,0 +1,137 @@
+/// The bytes a `RowWriter` writes, and what they leave open on the terminal: the style and the
+/// hyperlink, the current row's bytes (to write the row again) and the text shown on it
+/// tentatively, which can be taken back. It decides nothing about where text goes.
+struct RowOutput {
+    let theme: MarkdownTheme
+    /// What to write, not yet taken.
+    private var out: [UInt8] = []
+    /// What the current row holds so far (from its first byte), to redraw it.
+    private var row: [UInt8] = []
+    /// The style and hyperlink the terminal has open.
+    private var style = TextStyle.plain
+    private var link: String?
+    /// What is shown tentatively on the row after its committed bytes, and the style and
+    /// hyperlink that were open before it.
+    private var tentative: [UInt8] = []
+    private var committedStyle = TextStyle.plain
+    private var committedLink: String?
+    private var sgr: SGRSequences
+
+    init(theme: MarkdownTheme) {
+        self.theme = theme
+        sgr = SGRSequences(theme: theme)
+    }
+
+    /// Whether text is shown tentatively.
+    var holdsTentative: Bool { !tentative.isEmpty }
+
+    /// Whether the tentative text is ASCII, whose cells every terminal counts alike.
+    var tentativeIsASCII: Bool { tentative.allSatisfy { $0 < 0x80 } }
+
+    /// Returns what was written since the last call, and forgets it.
+    mutating func take() -> [UInt8] {
+        defer { out.removeAll(keepingCapacity: true) }
+        return out
+    }
+
+    /// Hands what was written since the last call to `body`, and forgets it (no copy).
+    mutating func drain(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        guard !out.isEmpty else { return }
+        out.withUnsafeBufferPointer(body)
+        out.removeAll(keepingCapacity: true)
+    }
+
+    /// Starts again with nothing written and nothing open, keeping the SGR sequences made.
+    mutating func reset() {
+        out.removeAll(keepingCapacity: true)
+        row.removeAll(keepingCapacity: true)
+        style = .plain
+        link = nil
+        tentative.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `bytes` in `style`, inside the hyperlink `link` (when the theme writes hyperlinks),
+    /// opening and closing what that takes; `tentative`: to be taken back or committed later.
+    mutating func put(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, link: String?, tentative: Bool = false) {
+        if tentative && self.tentative.isEmpty {
+            committedStyle = self.style
+            committedLink = self.link
+        }
+        if theme.hyperlinks && link != self.link {
+            if self.link != nil { write(theme.closeLink, tentative: tentative) }
+            if let link { write(theme.openLink(link), tentative: tentative) }
+            self.link = link
+        }
+        if style != self.style {
+            write(sgr.change(to: style, from: self.style), tentative: tentative)
+            self.style = style
+        }
+        write(bytes, tentative: tentative)
+    }
+
+    /// Writes bytes that carry their own styles and end with a reset (a laid-out table cell),
+    /// after closing what is open.
+    mutating func putStyled(_ bytes: [UInt8]) {
+        if link != nil {
+            write(theme.closeLink)
+            link = nil
+        }
+        if style != .plain {
+            write(theme.reset)
+            style = .plain
+        }
+        write(bytes)
+    }
+
+    /// Ends the row: closes the hyperlink and the style, then a newline. Tentative text must have
+    /// been taken back first.
+    mutating func endRow() {
+        if link != nil {
+            write(theme.closeLink)
+            link = nil
+        }
+        if style != .plain {
+            if theme.escapes { write(SGRSequences.plain) }
+            style = .plain
+        }
+        out.append(0x0A)
+        row.removeAll(keepingCapacity: true)
+    }
+
+    /// The tentative text is where it belongs: it becomes part of the row.
+    mutating func commitTentative() {
+        row += tentative
+        tentative.removeAll(keepingCapacity: true)
+    }
+
+    /// Takes the tentative text off the row: with `stepBack`, by stepping the cursor back over
+    /// its `cells` and erasing to the row's end; otherwise by writing the row again from its start.
+    mutating func takeBackTentative(cells: Int, stepBack: Bool) {
+        if stepBack {
+            out += Array("\u{1B}[\(cells)D\u{1B}[K".utf8)
+            out += committedStyle == .plain ? theme.reset : sgr.full(committedStyle)
+            if let committedLink { out += theme.openLink(committedLink) }
+        } else {
+            out += Self.rowStart
+            out += row
+        }
+        style = committedStyle
+        link = committedLink
+        tentative.removeAll(keepingCapacity: true)
+    }
+
+    private static let rowStart = Array("\r\u{1B}[0m\u{1B}[K".utf8)
+
+    private mutating func write(_ bytes: ArraySlice<UInt8>, tentative: Bool = false) {
+        out.append(contentsOf: bytes)
+        if tentative {
+            self.tentative.append(contentsOf: bytes)
+        } else {
+            row.append(contentsOf: bytes)
+        }
+    }
+
+    private mutating func write(_ bytes: [UInt8], tentative: Bool = false) {
+        write(bytes[...], tentative: tentative)
+    }
+}
