@@ -1,7 +1,7 @@
 import ChatDomain
 
 /// `GPTRepository` for OpenAI-compatible servers: `POST /chat/completions` streamed as
-/// Server-Sent Events (or answered whole), and `GET /models`, sent by the engine
+/// Server-Sent Events (or answered whole), and the model list, sent by the engine
 /// (`RequestRunner`) in OpenAI's terms (`OpenAIProvider`).
 public struct OpenAIGPTRepository: GPTRepository {
     private let runner: RequestRunner<OpenAIProvider>
@@ -27,12 +27,6 @@ public struct OpenAIGPTRepository: GPTRepository {
     }
 
     public func listModels() async -> Result<[ModelInfo], ChatError> {
-        let request = runner.provider.modelsRequest
-        return await runner.fetch(request).flatMap { body in
-            guard let models = runner.provider.models(in: body) else {
-                return .failure(.malformedResponse("GET \(runner.url(for: request)) did not answer with a model list"))
-            }
-            return .success(models)
-        }
+        await runner.listModels()
     }
 }
