@@ -101,7 +101,7 @@ private final class Lines: Sendable {
     @Test func providerEventsArriveAndTheEngineWritesTheKeyAndHeaders() async throws {
         let server = try LoopbackServer { _, _ in Self.answer }
         defer { LoopbackTestHelpers.stopInBackground(server) }
-        let result = await OpenAIGPTRepositoryTests.collect(Self.runner(server).streamChat(Self.request()))
+        let result = await ServerGPTRepositoryTests.collect(Self.runner(server).streamChat(Self.request()))
         #expect(result.error == nil, "\(String(describing: result.error))")
         #expect(result.events == [.text("Hello")])
         let recorded = try #require(server.requests.first)
@@ -118,7 +118,7 @@ private final class Lines: Sendable {
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let lines = Lines()
         let runner = Self.runner(server, key: .header("X-Subscription")) { lines.add($0) }
-        let result = await OpenAIGPTRepositoryTests.collect(runner.streamChat(Self.request()))
+        let result = await ServerGPTRepositoryTests.collect(runner.streamChat(Self.request()))
         #expect(result.error == nil, "\(String(describing: result.error))")
         let recorded = try #require(server.requests.first)
         #expect(recorded.header("X-Subscription") == "SECRET")
@@ -136,7 +136,7 @@ private final class Lines: Sendable {
                 ? ServerStep.json(status: 503, "ERR: busy", headers: [("Content-Type", "text/plain")]) : Self.answer
         }
         defer { LoopbackTestHelpers.stopInBackground(server) }
-        let result = await OpenAIGPTRepositoryTests.collect(Self.runner(server, retries: 1).streamChat(Self.request()))
+        let result = await ServerGPTRepositoryTests.collect(Self.runner(server, retries: 1).streamChat(Self.request()))
         #expect(result.error == nil, "\(String(describing: result.error))")
         guard case .retrying(1, 1, _, let reason)? = result.events.first else {
             Issue.record("expected a retry first, got \(result.events)")
@@ -152,7 +152,7 @@ private final class Lines: Sendable {
             ServerStep.json(status: 429, "ERR: out of quota", headers: [("Content-Type", "text/plain")])
         }
         defer { LoopbackTestHelpers.stopInBackground(server) }
-        let result = await OpenAIGPTRepositoryTests.collect(Self.runner(server, retries: 2).streamChat(Self.request()))
+        let result = await ServerGPTRepositoryTests.collect(Self.runner(server, retries: 2).streamChat(Self.request()))
         #expect(
             result.error as? ChatError == .rateLimited(retryAfter: nil, quotaExceeded: true, message: "out of quota"))
         #expect(server.requests.count == 1)
@@ -166,7 +166,7 @@ private final class Lines: Sendable {
         }
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let runner = Self.runner(server)
-        let result = await OpenAIGPTRepositoryTests.collect(runner.streamChat(Self.request()))
+        let result = await ServerGPTRepositoryTests.collect(runner.streamChat(Self.request()))
         #expect(result.error == nil, "\(String(describing: result.error))")
         #expect(result.events == [.text("Hello")])
         #expect(server.requests.map(\.bodyText) == ["fancy", "simple"])
