@@ -1,7 +1,7 @@
 /// JSON written straight into bytes, as `JSON.encoder()` writes it (`.sortedKeys`,
-/// `.withoutEscapingSlashes`), for the request body: Foundation's encoder costs about 17
-/// instructions a byte through `Encodable`'s containers, this a few. Keys are written in the
-/// order given, so the caller sorts them.
+/// `.withoutEscapingSlashes`), for the request body, without Foundation's encoder and its
+/// `Encodable` containers (docs/PERFORMANCE.md, round 6). Keys are written in the order given,
+/// so the caller sorts them.
 struct JSONText {
     private(set) var bytes: [UInt8] = []
 
