@@ -34,8 +34,7 @@ struct JSONPatcher: JSONFieldReader {
     }
 
     mutating func read<Value: JSONReadable>(_ field: inout Value?) {
-        guard field != nil else { return }
-        patched = Value.patch(&field!, with: &self)
+        patched = field?.patch(with: &self) ?? false  // in place: the optional's value is not copied
     }
 
     /// A value compared is never where a path leads.
@@ -43,12 +42,4 @@ struct JSONPatcher: JSONFieldReader {
 
     /// A member the DTO does not read is never where a path leads.
     mutating func skipValue() {}
-}
-
-/// One step of a path into a DTO.
-enum JSONPathStep {
-    /// A member, by its key's bytes (in the shape's template).
-    case key(Range<Int>, escaped: Bool)
-    /// An element of an array, by its index in the DTO's array.
-    case element(Int)
 }

@@ -11,6 +11,11 @@ protocol JSONReadable {
 
 extension JSONReadable {
     static func patch(_ value: inout Self, with patcher: inout JSONPatcher) -> Bool { false }
+
+    /// `patch`, on this value in place.
+    mutating func patch(with patcher: inout JSONPatcher) -> Bool {
+        Self.patch(&self, with: &patcher)
+    }
 }
 
 /// A string value read for a `String` field (or element) is where a reading of the same shape

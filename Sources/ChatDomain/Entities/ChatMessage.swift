@@ -51,11 +51,13 @@ public struct ChatMessage: Sendable, Equatable {
     public var content: String {
         get {
             // Nearly every message has one text part: no copy then.
-            var text: String?
+            var text = ""
+            var joined = false
             for case .text(let piece) in parts {
-                if text == nil { text = piece } else { text! += piece }
+                if joined { text += piece } else { text = piece }
+                joined = true
             }
-            return text ?? ""
+            return text
         }
         set {
             let first = parts.firstIndex { if case .text = $0 { true } else { false } } ?? 0
