@@ -92,10 +92,8 @@ enum ChatCommand {
         }
         let client = CurlHTTPClient()
         defer { client.shutdown() }
-        let repository =
-            switch settings.provider {
-            case .openai: OpenAIGPTRepository(server: settings.server, client: client)
-            }
+        // The repository speaks the API of the provider the settings name (`server.provider`).
+        let repository = ServerGPTRepository(server: settings.server, client: client)
         let modelList = builder.modelList(settings, repository)
         if options.action == .models {
             return await ModelsMode(modelList: modelList, stdout: console.stdout, environment: console.environment) {

@@ -35,7 +35,7 @@ struct SessionBuilder {
     }
 
     /// The server's models, kept in the data directory for a day (only in memory with history off).
-    func modelList(_ settings: ResolvedSettings, _ repository: OpenAIGPTRepository) -> ModelListRepository {
+    func modelList(_ settings: ResolvedSettings, _ repository: ServerGPTRepository) -> ModelListRepository {
         ModelListRepository(
             server: settings.server.baseURL, remote: repository,
             directory: settings.history ? DataDirectory(environment: console.environment) : nil)
@@ -44,7 +44,7 @@ struct SessionBuilder {
     /// The session of a chat: the use case over `repository`, the history (opened while the rest
     /// starts), the conversation `-c` or `--conversation` continues, and the files `-f` attaches.
     func session(
-        _ settings: ResolvedSettings, _ repository: OpenAIGPTRepository, _ modelList: ModelListRepository
+        _ settings: ResolvedSettings, _ repository: ServerGPTRepository, _ modelList: ModelListRepository
     ) async throws(RunFailure) -> Session {
         let store = history(settings)
         var session = Session(

@@ -18,7 +18,7 @@ enum StandardInput {
     }
 
     /// The rest of standard input, read on a queue of its own. (A function apart: the queue's
-    /// generic machinery is then set up only when a read has to wait; docs/PERFORMANCE.md, round 10.)
+    /// generic machinery is then set up only when a read has to wait; docs/PERFORMANCE.md, round 12.)
     @inline(never)
     private static func rest() async -> [UInt8] {
         await BlockingWork.run("stdin") {

@@ -31,11 +31,15 @@ private func decodeStream(_ events: [SSEEvent]) -> DecodeRun {
 /// A `data:`-only event, as the SSE parser hands on a plain chunk.
 private func data(_ text: String) -> SSEEvent { SSEEvent(data: text) }
 
-/// Decodes one chunk and returns the events `forEachEvent` gives for it.
+/// One chunk as the stream decoder reads it.
+private func readChunk(_ json: String) throws -> ChatCompletionDTO {
+    try #require(try JSONReader.read(ChatCompletionDTO.self, from: json))
+}
+
+/// Decodes one chunk and returns the events `forEachStreamEvent` gives for it.
 private func eventsOfChunk(_ json: String) throws -> [ChatEvent] {
-    let chunk = ChatCompletionChunkDTO(json: try JSONParser.parse(json))
     var events: [ChatEvent] = []
-    chunk.forEachEvent { events.append($0) }
+    try readChunk(json).forEachStreamEvent { events.append($0) }
     return events
 }
 
@@ -122,15 +126,15 @@ private enum Chunks {
         """
 }
 
-// MARK: - ChatCompletionChunkDTO
+// MARK: - ChatCompletionDTO
 
 @Suite("Chunk DTO decoding")
 struct ChunkDTODecodingTests {
     // What chat does not use (`id`, `created`, `model`, …) is no longer kept: only the rest is read.
     @Test("an OpenAI first chunk decodes what chat uses")
     func openAIFirstChunkDecodes() throws {
-        let chunk = ChatCompletionChunkDTO(json: try JSONParser.parse(Chunks.openAIFirst))
-        #expect(chunk.object == "chat.completion.chunk")
+        let chunk = try readChunk(Chunks.openAIFirst)
+        #expect(chunk.error.isErrorObject == false)
         #expect(chunk.usage == nil)
         let choice = try #require(chunk.choices?.first)
         #expect(chunk.choices?.count == 1)
@@ -143,7 +147,7 @@ struct ChunkDTODecodingTests {
 
     @Test("a usage chunk with no choices decodes its counts")
     func usageChunkDecodes() throws {
-        let chunk = ChatCompletionChunkDTO(json: try JSONParser.parse(Chunks.openAIUsage))
+        let chunk = try readChunk(Chunks.openAIUsage)
         #expect(chunk.choices?.isEmpty == true)
         #expect(chunk.usage == UsageDTO(prompt_tokens: 19, completion_tokens: 10, total_tokens: 29))
         #expect(chunk.finishReason == nil)
@@ -151,22 +155,20 @@ struct ChunkDTODecodingTests {
 
     @Test("an Azure first chunk with empty id, model and object and prompt_filter_results decodes")
     func azureFirstChunkDecodes() throws {
-        let chunk = ChatCompletionChunkDTO(json: try JSONParser.parse(Chunks.azureFirst))
-        #expect(chunk.object == "")
+        let chunk = try readChunk(Chunks.azureFirst)
+        #expect(chunk.error.isErrorObject == false)
         #expect(chunk.choices?.isEmpty == true)
     }
 
     @Test("an empty object decodes with every field nil")
     func emptyObjectDecodes() throws {
-        let chunk = ChatCompletionChunkDTO(json: try JSONParser.parse("{}"))
-        #expect(chunk.object == nil)
-        #expect(chunk.choices == nil)
-        #expect(chunk.usage == nil)
+        let chunk = try readChunk("{}")
+        #expect(chunk == ChatCompletionDTO())
     }
 
     @Test("llama.cpp's final chunk decodes finish reason and usage beside timings")
     func llamaFinalChunkDecodes() throws {
-        let chunk = ChatCompletionChunkDTO(json: try JSONParser.parse(Chunks.llamaFinal))
+        let chunk = try readChunk(Chunks.llamaFinal)
         #expect(chunk.finishReason == "stop")
         #expect(chunk.usage == UsageDTO(prompt_tokens: 11, completion_tokens: 2, total_tokens: 13))
     }

@@ -7,9 +7,10 @@ import Testing
 @testable import ChatData
 
 /// A reader that prefers `ConsumerExecutor.shared` reads a piece that comes after a pause on
-/// the transfer's thread, right where it arrived; a burst elsewhere; and it is off that thread
-/// again when its loop ends, so `shutdown` (which waits for the transfer's thread) cannot be
-/// reached from inside libcurl's callback.
+/// the transfer's thread, right where it arrived; a burst elsewhere. The repository's answer
+/// takes that preference itself (the caller names no executor) and is off that thread again
+/// when `read` returns, so `shutdown` (which waits for the transfer's thread) cannot be reached
+/// from inside libcurl's callback.
 @Suite("ConsumerExecutor", .onOwnThread, .timeLimit(.minutes(1))) struct ConsumerExecutorTests {
     static let pieces = (0..<3).map { Array("piece \($0)\n".utf8) }
     /// What is not read on the transfer's thread runs where the suite runs (the cooperative
@@ -80,25 +81,30 @@ import Testing
         #expect(counters.takes < counters.writes, "\(counters)")
     }
 
-    /// The answer's last event comes after a pause and the server keeps the connection open:
-    /// the use case's loop reads it on the transfer's thread and ends there (the stream said
-    /// `[DONE]`). What follows the loop (storing the answer, returning from `send`, `shutdown`,
-    /// which waits for the transfer's thread) must run off that thread, or it would run inside
-    /// libcurl's callback and `shutdown` would wait for itself.
-    @Test func anAnswerThatEndsOnTheTransfersThreadLeavesItBeforeShutdown() async throws {
+    /// An answer whose one piece comes after a pause, `[DONE]` with it, on a connection the
+    /// server keeps open: the answer is read and handed on on the transfer's thread, and ends
+    /// there.
+    static func answerEndingOnTheTransfersThread() throws -> LoopbackServer {
         let chunk = #"data: {"choices":[{"index":0,"delta":{"content":"Hi"}}]}"# + "\n\ndata: [DONE]\n\n"
-        let server = try LoopbackServer { _, _ in
+        return try LoopbackServer { _, _ in
             [
                 .head(status: 200, headers: [("Content-Type", "text/event-stream")], chunked: true),
                 .pause(0.05), .body(Array(chunk.utf8)), .pause(5), .end,
             ]
         }
+    }
+
+    /// What follows the answer (storing it, returning from `send`, `shutdown`, which waits for
+    /// the transfer's thread) must run off that thread, or it would run inside libcurl's callback
+    /// and `shutdown` would wait for itself.
+    @Test func anAnswerThatEndsOnTheTransfersThreadLeavesItBeforeShutdown() async throws {
+        let server = try Self.answerEndingOnTheTransfersThread()
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let client = CurlHTTPClient()
-        let repository = OpenAIGPTRepositoryTests.repository(server, client: client, readingExecutor: Self.executor)
+        let repository = ServerGPTRepositoryTests.repository(server, client: client, readingExecutor: Self.executor)
         let recorder = ThreadNotingRecorder()
-        // A task with no executor preference of its own, as chat's are: the use case takes the
-        // repository's. `shutdown` runs in it too, where chat calls it (not on the suite's thread).
+        // A task with no executor preference of its own, as chat's are: the answer takes its own.
+        // `shutdown` runs in it too, where chat calls it (not on the suite's thread).
         let (turn, afterSend, shutdownSeconds) = await Task.detached {
             var conversation = Conversation(settings: ChatSettings(model: "test-model"))
             let turn = await GPTChatUseCase(repository: repository, recorder: recorder).send(
@@ -114,6 +120,26 @@ import Testing
         #expect(recorder.finished == [false], "the answer was stored inside libcurl's callback")
         #expect(!afterSend)
         #expect(shutdownSeconds < 2, "shutdown waited for the transfer's thread")
+        #expect(client.activeTransfers == 0)
+    }
+
+    /// With no recorder, nothing after the answer suspends on its own: `read` itself must leave
+    /// the transfer's thread before it returns.
+    @Test func readLeavesTheTransfersThreadBeforeItReturns() async throws {
+        let server = try Self.answerEndingOnTheTransfersThread()
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let client = CurlHTTPClient()
+        let repository = ServerGPTRepositoryTests.repository(server, client: client, readingExecutor: Self.executor)
+        let (events, afterRead) = await Task.detached { () -> ([Bool], Bool) in
+            var handedOnHere: [Bool] = []
+            try? await repository.streamChat(ServerGPTRepositoryTests.request()).read { event in
+                if case .text = event { handedOnHere.append(ConsumerExecutor.runsHere) }
+            }
+            return (handedOnHere, ConsumerExecutor.runsHere)
+        }.value
+        #expect(events == [true], "the answer was not handed on on the transfer's thread: the test proves nothing")
+        #expect(!afterRead, "read returned on the transfer's thread")
+        client.shutdown(timeout: 4)
         #expect(client.activeTransfers == 0)
     }
 }

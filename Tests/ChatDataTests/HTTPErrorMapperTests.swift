@@ -13,7 +13,7 @@ private func mapped(
     headers: [String: String] = ["content-type": "application/json"],
     url: String = chatURL
 ) -> ChatError {
-    HTTPErrorMapper(url: url, readError: APIErrorDTO.serverErrorDetail).error(
+    HTTPErrorMapper(url: url, readError: OpenAIProvider().errorDetail).error(
         for: HTTPResponseHead(status: status, headers: headers), body: Array(body.utf8))
 }
 
@@ -233,7 +233,7 @@ struct HTTPErrorMapperTests {
     func openRouterNumericCodeDecodes() throws {
         let body =
             #"{"error":{"message":"Rate limit exceeded: free-models-per-day","code":429,"metadata":{"headers":{}}}}"#
-        let detail = try #require(APIErrorDTO(json: try JSONParser.parse(body)))
+        let detail = try #require(try JSONReader.read(APIErrorDTO.self, from: body)?.summary())
         #expect(detail.message == "Rate limit exceeded: free-models-per-day")
         #expect(detail.code == "429")
         #expect(

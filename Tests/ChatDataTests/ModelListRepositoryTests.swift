@@ -20,8 +20,8 @@ private final class CountingModels: GPTRepository {
     var calls: Int { state.withLock { $0.calls } }
     func answer(_ result: Result<[ModelInfo], ChatError>) { state.withLock { $0.answer = result } }
 
-    func streamChat(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, any Error> {
-        AsyncThrowingStream { $0.finish() }
+    func streamChat(_ request: ChatRequest) -> any AnswerStream {
+        NoAnswer()
     }
 
     func listModels() async -> Result<[ModelInfo], ChatError> {
@@ -30,6 +30,11 @@ private final class CountingModels: GPTRepository {
             return state.answer
         }
     }
+}
+
+/// An answer with no events.
+private struct NoAnswer: AnswerStream {
+    func read(_ onEvent: (ChatEvent) -> Void) async throws(ChatError) {}
 }
 
 /// The model list: one repository over the server and the list kept in the data directory.

@@ -25,14 +25,14 @@ import Testing
     }
 
     @Test func openAIByDefault() async throws {
-        #expect(try await resolve().provider == .openai)
+        #expect(try await resolve().server.provider == .openAI)
     }
 
     @Test func theTopLevelOrAProfileNamesIt() async throws {
         let path = try config(#"{"provider": "openai", "profiles": {"p": {"provider": "openai"}}}"#)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(try await resolve(configPath: path).provider == .openai)
-        #expect(try await resolve(configPath: path, profile: "p").provider == .openai)
+        #expect(try await resolve(configPath: path).server.provider == .openAI)
+        #expect(try await resolve(configPath: path, profile: "p").server.provider == .openAI)
     }
 
     @Test func anUnknownProviderIsOneErrorNamingTheKeyAndTheProviders() async throws {

@@ -6,7 +6,8 @@ import Testing
 @testable import ChatData
 
 /// A provider unlike OpenAI's, to show that the engine serves any: every event's data is text,
-/// an `end` event ends the answer, and an error body is `ERR: message`.
+/// an `end` event ends the answer, an error body is `ERR: message`, and a page of models is
+/// `models a b` with, after a newline, `next CURSOR` when there are more.
 private struct PlainTextProvider: ChatProvider {
     struct Decoder: StreamEventDecoder {
         private(set) var isDone = false
@@ -53,6 +54,17 @@ private struct PlainTextProvider: ChatProvider {
         guard text.hasPrefix("ERR: ") else { return nil }
         return ServerErrorDetail(message: String(text.dropFirst(5)), quotaExceeded: text.contains("quota"))
     }
+
+    func modelsRequest(after cursor: String?) -> ProviderRequest {
+        ProviderRequest(method: "GET", path: "/models" + (cursor.map { "?after=" + $0 } ?? ""), accept: "text/plain")
+    }
+
+    func modelPage(in body: [UInt8]) -> ModelPage? {
+        let lines = String(decoding: body, as: UTF8.self).split(separator: "\n").map { $0.split(separator: " ") }
+        guard let ids = lines.first, ids.first == "models" else { return nil }
+        let next = lines.dropFirst().first.flatMap { $0.first == "next" ? $0.last.map(String.init) : nil }
+        return ModelPage(models: ids.dropFirst().map { ModelInfo(id: String($0)) }, nextCursor: next)
+    }
 }
 
 /// Lines written from any thread.
@@ -89,7 +101,7 @@ private final class Lines: Sendable {
     @Test func providerEventsArriveAndTheEngineWritesTheKeyAndHeaders() async throws {
         let server = try LoopbackServer { _, _ in Self.answer }
         defer { LoopbackTestHelpers.stopInBackground(server) }
-        let result = await OpenAIGPTRepositoryTests.collect(Self.runner(server).streamChat(Self.request()))
+        let result = await ServerGPTRepositoryTests.collect(Self.runner(server).streamChat(Self.request()))
         #expect(result.error == nil, "\(String(describing: result.error))")
         #expect(result.events == [.text("Hello")])
         let recorded = try #require(server.requests.first)
@@ -106,7 +118,7 @@ private final class Lines: Sendable {
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let lines = Lines()
         let runner = Self.runner(server, key: .header("X-Subscription")) { lines.add($0) }
-        let result = await OpenAIGPTRepositoryTests.collect(runner.streamChat(Self.request()))
+        let result = await ServerGPTRepositoryTests.collect(runner.streamChat(Self.request()))
         #expect(result.error == nil, "\(String(describing: result.error))")
         let recorded = try #require(server.requests.first)
         #expect(recorded.header("X-Subscription") == "SECRET")
@@ -124,7 +136,7 @@ private final class Lines: Sendable {
                 ? ServerStep.json(status: 503, "ERR: busy", headers: [("Content-Type", "text/plain")]) : Self.answer
         }
         defer { LoopbackTestHelpers.stopInBackground(server) }
-        let result = await OpenAIGPTRepositoryTests.collect(Self.runner(server, retries: 1).streamChat(Self.request()))
+        let result = await ServerGPTRepositoryTests.collect(Self.runner(server, retries: 1).streamChat(Self.request()))
         #expect(result.error == nil, "\(String(describing: result.error))")
         guard case .retrying(1, 1, _, let reason)? = result.events.first else {
             Issue.record("expected a retry first, got \(result.events)")
@@ -140,7 +152,7 @@ private final class Lines: Sendable {
             ServerStep.json(status: 429, "ERR: out of quota", headers: [("Content-Type", "text/plain")])
         }
         defer { LoopbackTestHelpers.stopInBackground(server) }
-        let result = await OpenAIGPTRepositoryTests.collect(Self.runner(server, retries: 2).streamChat(Self.request()))
+        let result = await ServerGPTRepositoryTests.collect(Self.runner(server, retries: 2).streamChat(Self.request()))
         #expect(
             result.error as? ChatError == .rateLimited(retryAfter: nil, quotaExceeded: true, message: "out of quota"))
         #expect(server.requests.count == 1)
@@ -154,7 +166,7 @@ private final class Lines: Sendable {
         }
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let runner = Self.runner(server)
-        let result = await OpenAIGPTRepositoryTests.collect(runner.streamChat(Self.request()))
+        let result = await ServerGPTRepositoryTests.collect(runner.streamChat(Self.request()))
         #expect(result.error == nil, "\(String(describing: result.error))")
         #expect(result.events == [.text("Hello")])
         #expect(server.requests.map(\.bodyText) == ["fancy", "simple"])
@@ -173,5 +185,48 @@ private final class Lines: Sendable {
         #expect(await runner.fetch(request).map { String(decoding: $0, as: UTF8.self) } == .success("the body"))
         #expect(await runner.fetch(request) == .failure(.unauthorized(message: "who are you")))
         #expect(server.requests.first?.path == "/v1/things")
+    }
+
+    @Test func theModelsAreReadPageByPageUntilTheLast() async throws {
+        let server = try LoopbackServer { request, _ in
+            let body =
+                switch request.path {
+                case "/v1/models": "models a b\nnext p2"
+                case "/v1/models?after=p2": "models c\nnext p3"
+                default: "models d"
+                }
+            return ServerStep.json(status: 200, body, headers: [("Content-Type", "text/plain")])
+        }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let models = await Self.runner(server).listModels()
+        #expect(models == .success(["a", "b", "c", "d"].map { ModelInfo(id: $0) }))
+        #expect(server.requests.map(\.path) == ["/v1/models", "/v1/models?after=p2", "/v1/models?after=p3"])
+    }
+
+    @Test func aPageThatNamesAnEarlierOneEndsTheList() async throws {
+        let server = try LoopbackServer { request, _ in
+            let body = request.path == "/v1/models" ? "models a\nnext p2" : "models b\nnext p2"
+            return ServerStep.json(status: 200, body, headers: [("Content-Type", "text/plain")])
+        }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        #expect(await Self.runner(server).listModels() == .success([ModelInfo(id: "a"), ModelInfo(id: "b")]))
+        #expect(server.requests.count == 2)
+    }
+
+    @Test func aFailedPageFailsTheListAndABodyThatIsNoListSaysSo() async throws {
+        let server = try LoopbackServer { request, _ in
+            request.path == "/v1/models"
+                ? ServerStep.json(status: 200, "models a\nnext p2", headers: [("Content-Type", "text/plain")])
+                : ServerStep.json(status: 401, "ERR: who are you", headers: [("Content-Type", "text/plain")])
+        }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        #expect(await Self.runner(server).listModels() == .failure(.unauthorized(message: "who are you")))
+        let noList = try LoopbackServer { _, _ in
+            ServerStep.json(status: 200, "nothing here", headers: [("Content-Type", "text/plain")])
+        }
+        defer { LoopbackTestHelpers.stopInBackground(noList) }
+        #expect(
+            await Self.runner(noList).listModels()
+                == .failure(.malformedResponse("GET \(noList.baseURL)/models did not answer with a model list")))
     }
 }

@@ -8,11 +8,11 @@ import ChatDomain
 enum StreamProperties {
     /// What is wrong with how `input` is read: nothing (empty) when fed whole, byte by byte (when
     /// short), at random cuts drawn from `random`, and cut after every CR and 0xEF the outcome is
-    /// the same; the parser agrees with `ReferenceSSE`; every event's data is read alike by the
-    /// three JSON readers — `JSONParser` agrees with `ReferenceJSON`, the full reading
-    /// (`ChatStreamDecoder.readInFull`) with `ReferenceChunk`, and `ChunkJSONReader` (and
-    /// `ChunkShape`) with `ReferenceChunk` whenever it reads a chunk; and the decoder throws only
-    /// `ChatError.streamError` or `.malformedResponse`.
+    /// the same; the parser agrees with `ReferenceSSE`; every event's data is read alike both
+    /// ways `JSONReader` reads — `JSONParser` agrees with `ReferenceJSON`, the decoder's reading
+    /// of a chunk (`ChatStreamDecoder.withChunk`) with `ReferenceChunk`, and through the last
+    /// chunk's `JSONShape` as in full; and the decoder throws
+    /// only `ChatError.streamError` or `.malformedResponse`.
     static func violations(_ input: [UInt8], random: inout SplitMix64) -> [String] {
         var problems: [String] = []
         let whole = StreamOutcome(input, cuts: [])
@@ -30,7 +30,7 @@ enum StreamProperties {
         var parser = SSEParser()
         parser.push(input) { event in datas.append(Array(event.data).trimmedJSONWhitespace) }
         parser.finish()
-        var shape: ChunkShape?
+        var shape: JSONShape<ChatCompletionDTO>?
         for data in datas {
             problems += chunkViolations(data, shape: &shape)
         }
@@ -55,9 +55,9 @@ enum StreamProperties {
 }
 
 extension StreamProperties {
-    /// What is wrong with how the three JSON readers read one event's `data`; `shape` is the
-    /// last chunk's shape, as the decoder keeps it.
-    static func chunkViolations(_ data: [UInt8], shape: inout ChunkShape?) -> [String] {
+    /// What is wrong with how one event's `data` is read, as any JSON and as a chunk, in full and
+    /// through `shape` (the shape of the last chunk read in full, as the decoder keeps it).
+    static func chunkViolations(_ data: [UInt8], shape: inout JSONShape<ChatCompletionDTO>?) -> [String] {
         var problems: [String] = []
         let shown = String(decoding: data, as: UTF8.self).excerpt()
         let parsed = try? JSONParser.parse(data)
@@ -68,39 +68,34 @@ extension StreamProperties {
             )
         }
         let expected = ReferenceChunk.read(data)
-        let full: ReferenceChunk.Reading
-        do {
-            full = try data.withUnsafeBufferPointer { bytes throws(ChatError) in
-                switch try ChatStreamDecoder.readInFull(bytes) {
-                case .error(let error): return .error(error.message)
-                case .chunk(let chunk): return .chunk(chunk.plain, chunk.usage)
-                }
-            }
-        } catch {
-            full = .notAChunk
-        }
-        if full != expected {
-            problems.append("readInFull read \(shown) as \(full), the reference as \(expected)")
+        let full = try? ChatStreamDecoder.chunk(in: data)
+        let read = full.map(ReferenceChunk.reading(of:)) ?? .notAChunk
+        if read != expected {
+            problems.append("the decoder read \(shown) as \(read), the reference as \(expected)")
         }
         data.withUnsafeBufferPointer { bytes in
-            let fast = ChunkJSONReader.read(bytes)
-            if let plain = fast?.chunk {
-                let agrees: Bool
-                if plain.isErrorObject {
-                    if case .error = expected { agrees = true } else { agrees = false }
-                } else {
-                    agrees = expected == .chunk(plain, nil)
-                }
-                if !agrees {
-                    problems.append("ChunkJSONReader read \(shown) as \(plain), the reference as \(expected)")
-                }
+            let viaShape = shape?.read(bytes) { $0 }
+            if let viaShape, viaShape != full {
+                problems.append("the last chunk's shape read \(shown) unlike the full reading")
             }
-            if let viaShape = shape?.read(bytes), viaShape != fast?.chunk {
-                problems.append("ChunkShape read \(shown) unlike the full reader")
-            }
-            if let next = fast?.shape { shape = next }
+            if viaShape == nil, let next = try? JSONShape<ChatCompletionDTO>.reading(bytes).1 { shape = next }
         }
         return problems
+    }
+}
+
+extension ChatStreamDecoder {
+    /// The chunk in `data`, read in full, as the decoder reads an event's data.
+    static func chunk(in data: [UInt8]) throws(ChatError) -> ChatCompletionDTO {
+        var shape: JSONShape<ChatCompletionDTO>?
+        let result: Result<ChatCompletionDTO, ChatError> = data.withUnsafeBufferPointer { bytes in
+            do throws(ChatError) {
+                return .success(try withChunk(in: bytes, shape: &shape) { $0 })
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
     }
 }
 
@@ -274,22 +269,25 @@ enum ReferenceJSON {
 /// `ReferenceJSON`'s tree: an `error` that is an object or a string, or `"object": "error"`,
 /// is the server's error (its `message` if a string, else its `type` if a string, else "no
 /// message"); otherwise choice 0 is the first object in `choices` (if an array) whose `index` is
-/// 0 or not a number, with the texts of its `delta` (if an object) and its `finish_reason` that
-/// are strings, and `usage` (if an object) gives the counts that are whole numbers. Everything
-/// else is ignored.
+/// 0 or not a number, with the texts of its `delta` (if an object) that are strings, its tool
+/// calls (those that are objects, in an array), and its `finish_reason` if a string; and `usage`
+/// (if an object) gives the counts that are whole numbers. Everything else is ignored.
 enum ReferenceChunk {
     enum Reading: Equatable {
         case notAChunk
         case error(String)
-        case chunk(PlainChunk, UsageDTO?)
+        case chunk(delta: MessageDTO, finishReason: String?, usage: UsageDTO?)
+    }
+
+    /// What the decoder's reading of a chunk amounts to, to compare with `read`.
+    static func reading(of chunk: ChatCompletionDTO) -> Reading {
+        if let error = chunk.error.summary() { return .error(error.message) }
+        let choice = chunk.choices?.first { ($0.index ?? 0) == 0 }
+        return .chunk(delta: choice?.delta ?? MessageDTO(), finishReason: choice?.finish_reason, usage: chunk.usage)
     }
 
     static func read(_ data: [UInt8]) -> Reading {
         guard case .object(let members)? = ReferenceJSON.parse(data) else { return .notAChunk }
-        func text(_ value: JSONValue?) -> String? {
-            if case .string(let text)? = value { return text }
-            return nil
-        }
         func message(_ object: [String: JSONValue]) -> String {
             text(object["message"]) ?? text(object["type"]) ?? "no message"
         }
@@ -298,32 +296,52 @@ enum ReferenceChunk {
         case .string(let error)?: return .error(error)
         default: if text(members["object"]) == "error" { return .error(message(members)) }
         }
-        var chunk = PlainChunk()
+        var delta = MessageDTO()
+        var finishReason: String?
         if case .array(let choices)? = members["choices"] {
             for case .object(let choice) in choices {
                 if case .number(let index)? = choice["index"], index != 0 { continue }
-                if case .object(let delta)? = choice["delta"] {
-                    chunk.delta = .init(
-                        role: text(delta["role"]), content: text(delta["content"]), refusal: text(delta["refusal"]),
-                        reasoning_content: text(delta["reasoning_content"]), reasoning: text(delta["reasoning"]))
-                }
-                chunk.finishReason = text(choice["finish_reason"])
+                if case .object(let fields)? = choice["delta"] { delta = Self.delta(fields) }
+                finishReason = text(choice["finish_reason"])
                 break
             }
         }
         var usage: UsageDTO?
         if case .object(let counts)? = members["usage"] {
-            func whole(_ value: JSONValue?) -> Int? {
-                guard case .number(let number)? = value, number == number.rounded(), abs(number) < 9.0e18 else {
-                    return nil
-                }
-                return Int(number)
-            }
             usage = UsageDTO(
                 prompt_tokens: whole(counts["prompt_tokens"]), completion_tokens: whole(counts["completion_tokens"]),
                 total_tokens: whole(counts["total_tokens"]))
         }
-        return .chunk(chunk, usage)
+        return .chunk(delta: delta, finishReason: finishReason, usage: usage)
+    }
+
+    private static func text(_ value: JSONValue?) -> String? {
+        if case .string(let text)? = value { return text }
+        return nil
+    }
+
+    private static func whole(_ value: JSONValue?) -> Int? {
+        guard case .number(let number)? = value, number == number.rounded(), abs(number) < 9.0e18 else { return nil }
+        return Int(number)
+    }
+
+    private static func delta(_ fields: [String: JSONValue]) -> MessageDTO {
+        var calls: [ToolCallDTO]?
+        if case .array(let elements)? = fields["tool_calls"] {
+            calls = elements.compactMap { element in
+                guard case .object(let call) = element else { return nil }
+                var function: ToolCallDTO.FunctionDTO?
+                if case .object(let named)? = call["function"] {
+                    function = .init(name: text(named["name"]), arguments: text(named["arguments"]))
+                }
+                return ToolCallDTO(
+                    index: whole(call["index"]), id: text(call["id"]), type: text(call["type"]), function: function)
+            }
+        }
+        return MessageDTO(
+            role: text(fields["role"]), content: text(fields["content"]), refusal: text(fields["refusal"]),
+            reasoning_content: text(fields["reasoning_content"]), reasoning: text(fields["reasoning"]),
+            tool_calls: calls)
     }
 }
 

@@ -12,7 +12,7 @@ import Testing
 #endif
 
 /// A seeded random property test of `SSEParser` and `ChatStreamDecoder`, driven the way
-/// `OpenAIGPTRepository` drives them: bytes pushed as they arrive, each event decoded, stop at
+/// the engine (`AnswerReader`) drives them: bytes pushed as they arrive, each event decoded, stop at
 /// the first error or at `[DONE]`.
 ///
 /// Inputs: random bytes; random bytes from an event-stream alphabet; valid chunk streams
@@ -28,9 +28,9 @@ import Testing
 /// its seed; the default run has a one-minute limit); the parser's events and the decoder's
 /// events, error, `isDone` and `isComplete` are the same however the input is split; the parser
 /// agrees with a plain reading of the spec on the whole input; each event's data is read alike
-/// by `JSONParser` and `ReferenceJSON`, and by the full reading, the fast chunk reader and
-/// `ReferenceChunk` (the decoding rules read plainly); the decoder throws only
-/// `ChatError.streamError` or `.malformedResponse`.
+/// by `JSONParser` and `ReferenceJSON`, and by the decoder's reading of a chunk and
+/// `ReferenceChunk` (the decoding rules read plainly), and through the last chunk's `JSONShape`
+/// as in full; the decoder throws only `ChatError.streamError` or `.malformedResponse`.
 ///
 /// The run is reproducible: a fixed seed (printed with any failure) and SplitMix64.
 /// - `CHAT_FUZZ_ITERATIONS=N` runs N inputs instead of the default 200 (about a second);
@@ -250,6 +250,8 @@ private enum StreamGenerator {
         #"{"choices":[],"usage":[1,2]}"#, #"{"error":5,"object":"error","type":"only a type"}"#,
         #"{"error":{"message":7,"type":"typed"}}"#, #"{"choices":[{"index":1e20,"delta":{"content":"huge index"}}]}"#,
         #"{"choices":[{"index":-0,"delta":{"content":"minus zero"}}]}"#, #"{"choices":[1,],}"#,
+        #"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"get_time","arguments":""}}]}}]}"#,
+        #"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":1.0,"function":{"arguments":"{\"tz\":"}},null,{"index":"2","function":5}]}}]}"#,
     ]
 
     static func mutate(_ bytes: inout [UInt8], _ random: inout SplitMix64) {

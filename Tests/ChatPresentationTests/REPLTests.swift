@@ -37,61 +37,10 @@ private func waitUntil(_ condition: () -> Bool) async {
     }
 }
 
-/// Relays a repository's answer streams and can end them all from outside: the harness's last
-/// resort when a test is cancelled (its time limit), so a REPL that fails to stop an answer
-/// makes its test fail instead of hanging the run.
-private final class AbortableRepository: GPTRepository {
-    private struct State {
-        var aborted = false
-        var streams: [AsyncThrowingStream<ChatEvent, any Error>.Continuation] = []
-    }
-
-    private let base: any GPTRepository
-    private let state = Mutex(State())
-
-    init(_ base: any GPTRepository) {
-        self.base = base
-    }
-
-    func streamChat(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, any Error> {
-        let upstream = base.streamChat(request)
-        let (stream, continuation) = AsyncThrowingStream<ChatEvent, any Error>.makeStream()
-        let relay = Task {
-            do {
-                for try await event in upstream { continuation.yield(event) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in relay.cancel() }
-        let aborted = state.withLock { state -> Bool in
-            state.streams.append(continuation)
-            return state.aborted
-        }
-        if aborted { continuation.finish(throwing: CancellationError()) }
-        return stream
-    }
-
-    func listModels() async -> Result<[ModelInfo], ChatError> {
-        await base.listModels()
-    }
-
-    /// Ends every stream, open or still to come, as cancelled.
-    func abort() {
-        let streams = state.withLock { state in
-            state.aborted = true
-            return state.streams
-        }
-        for stream in streams { stream.finish(throwing: CancellationError()) }
-    }
-}
-
 /// A REPL over `GPTChatUseCase` and a `StubGPTRepository`, fed by a `ScriptedLineReader`,
 /// writing to capturing sinks that are not terminals (unless `terminal`), styled as `chat` styles them.
 private final class Harness {
     let stub: StubGPTRepository
-    private let repository: AbortableRepository
     let reader: ScriptedLineReader
     let output: CapturingSink
     let notes: CapturingSink
@@ -114,13 +63,12 @@ private final class Harness {
         attachments: Attachments = Attachments()
     ) {
         stub = StubGPTRepository(answers)
-        repository = AbortableRepository(stub)
         reader = ScriptedLineReader(inputs)
         output = CapturingSink(isTerminal: terminal)
         notes = CapturingSink(isTerminal: terminal)
         let environment = ["TERM": "xterm-256color"]
         let parts = REPL.Parts(
-            useCase: GPTChatUseCase(repository: repository), reader: reader, output: output, notes: notes,
+            useCase: GPTChatUseCase(repository: stub), reader: reader, output: output, notes: notes,
             outputStyle: TerminalStyle(isTerminal: output.isTerminal, environment: environment),
             notesStyle: TerminalStyle(isTerminal: notes.isTerminal, environment: environment),
             archive: archive, editor: editor, control: control,
@@ -157,12 +105,12 @@ private final class Harness {
     /// Runs the REPL. Should the test be cancelled (its time limit), the session is asked to end
     /// with status -1 and every answer stream is ended, so a failing test cannot hang.
     func run(firstMessage: String? = nil, endAfterFirst: Bool = false) async -> Int32 {
-        let (control, repository) = (control, repository)
+        let (control, stub) = (control, stub)
         let status = await withTaskCancellationHandler {
             await repl.run(firstMessage: firstMessage, endAfterFirst: endAfterFirst)
         } onCancel: {
             control.requestExit(status: -1)
-            repository.abort()
+            stub.abort()
         }
         helpers.forEach { $0.cancel() }
         return status

@@ -7,7 +7,7 @@ public final class StubGPTRepository: GPTRepository {
     public enum Script: Sendable {
         /// Yields the events, then ends: normally when `failure` is nil, else by throwing it.
         case answer([ChatEvent], failure: ChatError? = nil)
-        /// Yields the events, then waits until the consumer cancels.
+        /// Yields the events, then waits until the consumer cancels (or `abort`).
         case hang([ChatEvent])
     }
 
@@ -15,6 +15,7 @@ public final class StubGPTRepository: GPTRepository {
         var scripts: [Script]
         var requests: [ChatRequest] = []
         var models: Result<[ModelInfo], ChatError> = .success([])
+        var aborted = false
     }
 
     private let state: Mutex<State>
@@ -47,36 +48,45 @@ public final class StubGPTRepository: GPTRepository {
         state.withLock { $0.models }
     }
 
-    public func streamChat(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, any Error> {
+    public func streamChat(_ request: ChatRequest) -> any AnswerStream {
         let script = state.withLock { state -> Script? in
             state.requests.append(request)
             guard let first = state.scripts.first else { return nil }
             if state.scripts.count > 1 { state.scripts.removeFirst() }
             return first
         }
-        let (stream, continuation) = AsyncThrowingStream<ChatEvent, any Error>.makeStream()
-        guard let script else {
-            continuation.finish(throwing: ChatError.malformedResponse("no scripted answer"))
-            return stream
-        }
-        let task = Task {
-            switch script {
-            case .answer(let events, let failure):
-                for event in events { continuation.yield(event) }
-                if let failure {
-                    continuation.finish(throwing: failure)
-                } else {
-                    continuation.finish()
-                }
-            case .hang(let events):
-                for event in events { continuation.yield(event) }
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(5))
-                }
-                continuation.finish(throwing: CancellationError())
+        return ScriptedAnswer(script: script, repository: self)
+    }
+
+    /// Ends every hanging answer, now and to come, as cancelled: a test harness's last resort
+    /// when the code under test fails to stop one.
+    public func abort() {
+        state.withLock { $0.aborted = true }
+    }
+
+    fileprivate var aborted: Bool {
+        state.withLock { $0.aborted }
+    }
+}
+
+/// One answer `StubGPTRepository` plays.
+private struct ScriptedAnswer: AnswerStream {
+    let script: StubGPTRepository.Script?
+    let repository: StubGPTRepository
+
+    func read(_ onEvent: (ChatEvent) -> Void) async throws(ChatError) {
+        switch script {
+        case nil:
+            throw .malformedResponse("no scripted answer")
+        case .answer(let events, let failure)?:
+            for event in events { onEvent(event) }
+            if let failure { throw failure }
+        case .hang(let events)?:
+            for event in events { onEvent(event) }
+            while !Task.isCancelled && !repository.aborted {
+                try? await Task.sleep(for: .milliseconds(5))
             }
+            throw .cancelled
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
     }
 }

@@ -2,8 +2,6 @@ import ChatDomain
 
 /// Every setting, decided: what the composition root wires the program from.
 public struct ResolvedSettings: Sendable {
-    /// Which provider's API the server speaks.
-    public var provider = ProviderName.openai
     /// The server to talk to, with its key.
     public var server: ServerConfiguration
     /// What a conversation is sent with: model, sampling, streaming, the context limit.

@@ -72,8 +72,8 @@ public enum SettingsTable {
             flag: .value("WHEN", "render the answer's Markdown: auto (on a terminal; the default), always or never")),
         // Providers
         Setting(
-            "provider", .choice(ProviderName.allCases.map(\.rawValue)), default: .text(ProviderName.openai.rawValue),
-            to: \.provider),
+            "provider", .choice(ProviderKind.allCases.map(\.rawValue)), default: .text(ProviderKind.openAI.rawValue),
+            to: \.server.provider),
     ]
 
     /// The entry for `key`, if it is a config key.

@@ -1,18 +1,20 @@
 import ChatDomain
 
-/// One answer being read, in the task of whoever reads it: each `next` takes what the transfer
-/// has delivered since the last one (all of it, in one go), runs it through `SSEParser` and the
-/// provider's `StreamDecoder`, and hands the events on. Sends the request again after a
+/// One answer being read, in the task of whoever reads it (`read`): each step takes what the
+/// transfer has delivered since the last one (all of it, in one go), runs it through `SSEParser`
+/// and the provider's `StreamDecoder`, and hands the events on. Sends the request again after a
 /// retryable failure before any answer arrived (`.retrying` first, then the wait), or at once in
 /// the variant the provider falls back to.
 ///
-/// Why pulled and not pushed from a task of its own: every hop between tasks wakes a thread, and
-/// costs the stream's generic machinery; reading in the consumer's task leaves one hop per batch
-/// of bytes (libcurl's thread to the consumer), and none per event.
+/// Why pulled and not pushed from a task of its own: every hop between tasks wakes a thread;
+/// reading in the consumer's task leaves one hop per batch of bytes (libcurl's thread to the
+/// consumer), and none per event.
 ///
-/// `@unchecked Sendable`: an `AsyncThrowingStream(unfolding:)` calls `next` from one task at a
-/// time, never concurrently, and nothing else touches its fields.
-final class AnswerReader<Provider: ChatProvider>: @unchecked Sendable {
+/// Where the reader runs is decided here, not by the caller: it prefers `readingExecutor`
+/// (unless its task prefers an executor of its own), which runs it on the transfer's thread when
+/// a token comes after a pause, from the socket to `onEvent` without waking another thread; and
+/// it leaves that thread before `read` returns (see `ConsumerExecutor`).
+final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     private let runner: RequestRunner<Provider>
     private let request: ChatRequest
     private var variant: Provider.RequestVariant
@@ -36,9 +38,31 @@ final class AnswerReader<Provider: ChatProvider>: @unchecked Sendable {
         startAttempt()
     }
 
+    func read(_ onEvent: (ChatEvent) -> Void) async throws(ChatError) {
+        let preferred = withUnsafeCurrentTask { $0?.unownedTaskExecutor } == nil ? runner.readingExecutor : nil
+        let ended: Result<Void, ChatError> = await withTaskExecutorPreference(preferred) {
+            do {
+                while let event = try await next() { onEvent(event) }
+                return .success(())
+            } catch {
+                return .failure(Self.chatError(from: error))
+            }
+        }
+        // What follows the answer (storing it, the next prompt, ending the process) never runs
+        // inside libcurl's callback.
+        await ConsumerExecutor.leaveTransferThread()
+        try ended.get()
+    }
+
+    private static func chatError(from error: any Error) -> ChatError {
+        if let error = error as? ChatError { return error }
+        if error is CancellationError { return .cancelled }
+        return .malformedResponse(String(describing: error))
+    }
+
     /// The answer's next event; nil once it is complete. Throws a `ChatError` when it fails, or
     /// `CancellationError` when the reading task is cancelled.
-    func next() async throws -> ChatEvent? {
+    private func next() async throws -> ChatEvent? {
         while true {
             if nextEvent < events.count {
                 defer { nextEvent += 1 }

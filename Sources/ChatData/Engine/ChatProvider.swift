@@ -2,7 +2,8 @@ import ChatDomain
 
 /// One kind of server API (OpenAI's chat completions; in time Anthropic's messages, a local
 /// server's native API) as the engine needs to know it: how a request for an answer looks, how
-/// its answers and error bodies read, and which request to send instead after a failure.
+/// its answers, error bodies and model lists read, and which request to send instead after a
+/// failure.
 ///
 /// Everything else is the engine's (`RequestRunner`): the server's address and key, retries with
 /// backoff and `Retry-After`, `--verbose` diagnostics with secrets redacted, status and transport
@@ -39,4 +40,10 @@ protocol ChatProvider: Sendable {
     func decodeWhole(_ body: [UInt8], _ emit: (ChatEvent) -> Void) throws(ChatError)
     /// What the body of an error response says, if it is one of the provider's error objects.
     func errorDetail(in body: [UInt8]) -> ServerErrorDetail?
+
+    /// The request for a page of the server's models: the first when `cursor` is nil, else the
+    /// page after the one whose `ModelPage.nextCursor` it is.
+    func modelsRequest(after cursor: String?) -> ProviderRequest
+    /// The models in a page's body, and what names the next page; nil if it holds no model list.
+    func modelPage(in body: [UInt8]) -> ModelPage?
 }

@@ -8,15 +8,24 @@ import ChatDomain
 /// An answer is read in its consumer's task (`AnswerReader`): whatever bytes arrived since the
 /// last read go through `SSEParser` to the provider's `StreamDecoder`, lent, never copied, and
 /// their text goes on as one event (`TextRun`): no allocation, existential or task hop per event.
-struct RequestRunner<Provider: ChatProvider>: Sendable {
+///
+/// It is the `GPTRepository` for a server that speaks `Provider`'s API; `ServerGPTRepository`
+/// chooses the provider.
+struct RequestRunner<Provider: ChatProvider>: GPTRepository {
     let server: ServerConfiguration
     let client: any HTTPClient
     let provider: Provider
+    /// Where a reader prefers to run (see `AnswerReader`).
+    let readingExecutor: ConsumerExecutor
 
-    init(server: ServerConfiguration, client: any HTTPClient, provider: Provider) {
+    init(
+        server: ServerConfiguration, client: any HTTPClient, provider: Provider,
+        readingExecutor: ConsumerExecutor = .shared
+    ) {
         self.server = server
         self.client = client
         self.provider = provider
+        self.readingExecutor = readingExecutor
     }
 
     /// The full URL of `request`.
@@ -24,12 +33,10 @@ struct RequestRunner<Provider: ChatProvider>: Sendable {
         server.baseURL + request.path
     }
 
-    /// Streams the answer to `request`: its events as they arrive, `.retrying` before each
-    /// retry; throws a `ChatError` when it fails. The request leaves at once; the answer is read
-    /// in the task that reads the stream. Ending the consumer cancels the request.
-    func streamChat(_ request: ChatRequest) -> AsyncThrowingStream<ChatEvent, any Error> {
-        let reader = AnswerReader(runner: self, request: request)
-        return AsyncThrowingStream(unfolding: { try await reader.next() })
+    /// The answer to `request`: its events as they arrive, `.retrying` before each retry. The
+    /// request leaves at once; the answer is read in the task that reads it.
+    func streamChat(_ request: ChatRequest) -> any AnswerStream {
+        AnswerReader(runner: self, request: request)
     }
 
     /// The body of a small response (a model list), once, without retries or diagnostics.

@@ -2,6 +2,8 @@
 public struct ServerConfiguration: Sendable {
     /// The API root, e.g. `https://api.openai.com/v1`, without a trailing slash.
     public var baseURL: String
+    /// Whose API the server speaks.
+    public var provider: ProviderKind
     /// Sent as `keyPlacement` says; nil (or empty) sends none. Never printed.
     public var apiKey: String?
     /// How the key is sent: `Authorization: Bearer …` unless the server wants a header of its own.
@@ -27,6 +29,7 @@ public struct ServerConfiguration: Sendable {
     /// Creates a configuration; a trailing slash on `baseURL` is dropped.
     public init(
         baseURL: String,
+        provider: ProviderKind = .openAI,
         apiKey: String? = nil,
         keyPlacement: APIKeyPlacement = .bearer,
         headers: [(name: String, value: String)] = [],
@@ -41,6 +44,7 @@ public struct ServerConfiguration: Sendable {
         var url = baseURL
         while url.hasSuffix("/") { url.removeLast() }
         self.baseURL = url
+        self.provider = provider
         self.apiKey = apiKey
         self.keyPlacement = keyPlacement
         self.headers = headers

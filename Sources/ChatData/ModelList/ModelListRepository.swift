@@ -1,11 +1,11 @@
 import ChatDomain
 import Synchronization
 
-/// `ModelRepository` over a remote and a local source: the server's `GET /models` and the list
-/// kept in the data directory. It answers from what this run fetched already, else from the
-/// kept list while it is fresh (a day by default), else from the server, whose answer it keeps;
-/// callers never know which. Without a local source (history off) it keeps the list in memory
-/// only.
+/// `ModelRepository` over a remote and a local source: the server's model list (its
+/// `GPTRepository`, which reads it in the provider's API, page by page) and the list kept in the
+/// data directory. It answers from what this run fetched already, else from the kept list while
+/// it is fresh (a day by default), else from the server, whose answer it keeps; callers never
+/// know which. Without a local source (history off) it keeps the list in memory only.
 public final class ModelListRepository: ModelRepository {
     private let remote: any GPTRepository
     private let cache: ModelListCache?

@@ -3,17 +3,17 @@ import ChatDomain
 /// Turns the events of a chat-completions event stream into `ChatEvent`s and knows when the
 /// answer is complete: at `[DONE]`, or at a finish reason followed by a clean end of stream.
 ///
-/// A chunk is read for what chat uses of it and nothing else (see `ChatCompletionChunkDTO`): a
-/// field chat does not use never fails an answer, whatever its type or value. Nearly every chunk
-/// is read straight from its bytes by `ChunkShape` or `ChunkJSONReader`; the rest are parsed in
-/// full by `JSONParser` (`readInFull`), by the same rules.
+/// Each event's data is read once, straight from its bytes, as a `ChatCompletionDTO` (an error
+/// sent in a chunk's place included): for what chat uses of it and nothing else, so a field chat
+/// does not use never fails an answer, whatever its type or value. A chunk shaped like the last
+/// one read in full (nearly every chunk of an answer) is read through that one's `JSONShape`.
 struct ChatStreamDecoder: StreamEventDecoder {
     /// `[DONE]` arrived; everything after it is ignored.
     private(set) var isDone = false
     /// The finish reason of choice 0, once one arrived.
     private(set) var finishReason: String?
     /// The shape of the last chunk read in full.
-    private var shape: ChunkShape?
+    private var shape: JSONShape<ChatCompletionDTO>?
 
     /// Whether the answer may be called complete if the stream ends now.
     var isComplete: Bool { isDone || finishReason != nil }
@@ -35,54 +35,38 @@ struct ChatStreamDecoder: StreamEventDecoder {
             isDone = true
             return
         }
-        // Nearly every chunk has the plain shape ChunkJSONReader reads from the bytes (far
-        // faster); the rest, and errors, are read in full. The reader gives up on an `error`
-        // key, so only the flat `"object": "error"` comes back from it as an error.
-        if data.first == UInt8(ascii: "{"), let plain = readPlain(data), !plain.isErrorObject {
-            try take(finishReason: plain.finishReason)
-            plain.forEachEvent(emit)
-            return
+        let (error, reason) = try Self.withChunk(in: data, shape: &shape) { chunk -> (String?, String?) in
+            if let error = chunk.error.summary() { return (error.message, nil) }
+            let reason = chunk.finishReason
+            if reason != "error" { chunk.forEachStreamEvent(emit) }
+            return (nil, reason)
         }
-        switch try Self.readInFull(data) {
-        case .error(let error):
-            throw .streamError(message: error.message)
-        case .chunk(let chunk):
-            try take(finishReason: chunk.finishReason)
-            chunk.forEachEvent(emit)
-        }
+        if let error { throw .streamError(message: error) }
+        try take(finishReason: reason)
     }
 
-    /// What an event's data says, read in full.
-    enum FullReading: Equatable {
-        /// An error object (`{"error": …}`, or flat with `"object": "error"`).
-        case error(APIErrorDTO)
-        case chunk(ChatCompletionChunkDTO)
-    }
-
-    /// Reads `data` in full with `JSONParser`; throws `ChatError.malformedResponse` when it is not
-    /// JSON or not a JSON object.
-    static func readInFull(_ data: UnsafeBufferPointer<UInt8>) throws(ChatError) -> FullReading {
-        let json: JSONValue
+    /// Lends `body` the chunk (or error) an event's `data` holds (in place, as `JSONShape` lends
+    /// it), read through `shape` if it has that shape, else in full (and `shape` becomes its
+    /// shape); throws
+    /// `ChatError.malformedResponse` when it is not JSON or not a JSON object.
+    static func withChunk<Result>(
+        in data: UnsafeBufferPointer<UInt8>, shape: inout JSONShape<ChatCompletionDTO>?,
+        _ body: (inout ChatCompletionDTO) -> Result
+    ) throws(ChatError) -> Result {
+        if let result = shape?.read(data, body) { return result }
+        let chunk: ChatCompletionDTO?
         do {
-            json = try JSONParser.parse(data)
+            let read = try JSONShape<ChatCompletionDTO>.reading(data)
+            chunk = read.0
+            if let next = read.1 { shape = next }
         } catch {
             throw .malformedResponse("invalid JSON in the stream: \(String(decoding: data, as: UTF8.self).excerpt())")
         }
-        guard json.isObject else {
+        guard var chunk else {
             throw .malformedResponse(
                 "a stream event is not a JSON object: \(String(decoding: data, as: UTF8.self).excerpt())")
         }
-        if let error = APIErrorDTO(json: json) { return .error(error) }
-        return .chunk(ChatCompletionChunkDTO(json: json))
-    }
-
-    /// The chunk in `data` if it has the everyday shape: compared against the last chunk's
-    /// shape first (nearly every chunk of an answer has it), else read in full.
-    private mutating func readPlain(_ data: UnsafeBufferPointer<UInt8>) -> PlainChunk? {
-        if let shape, let chunk = shape.read(data) { return chunk }
-        guard let (chunk, shape) = ChunkJSONReader.read(data) else { return nil }
-        self.shape = shape
-        return chunk
+        return body(&chunk)
     }
 
     /// Decodes one event held as text (tests, and callers with an owned event).
@@ -119,6 +103,6 @@ struct ChatStreamDecoder: StreamEventDecoder {
     /// The message of the error object in `text`, text already known to be an error
     /// (`event: error`, an `error:` field), where a bare `{"message": …}` counts too.
     private static func errorMessage(in text: String) -> String? {
-        (try? JSONParser.parse(text)).flatMap { APIErrorDTO(json: $0, flat: true) }?.message
+        (try? JSONReader.read(APIErrorDTO.self, from: text))?.summary(flat: true)?.message
     }
 }

@@ -51,11 +51,11 @@ struct OpenAIProvider: ChatProvider {
 
     /// A 200 whose body is JSON: a whole completion, or an error.
     func decodeWhole(_ body: [UInt8], _ emit: (ChatEvent) -> Void) throws(ChatError) {
-        let json = try? JSONParser.parse(body)
-        if let error = json.flatMap({ APIErrorDTO(json: $0) }) {
+        let completion = try? JSONReader.read(ChatCompletionDTO.self, from: body)
+        if let error = completion?.error.summary() {
             throw .streamError(message: error.message)
         }
-        guard let completion = json.map(ChatCompletionDTO.init(json:)), completion.choices?.isEmpty == false else {
+        guard let completion, completion.choices?.isEmpty == false else {
             let text = String(decoding: body.prefix(200), as: UTF8.self)
             throw .malformedResponse("the answer is neither an event stream nor a completion: \(text)")
         }
@@ -63,16 +63,18 @@ struct OpenAIProvider: ChatProvider {
     }
 
     func errorDetail(in body: [UInt8]) -> ServerErrorDetail? {
-        APIErrorDTO.serverErrorDetail(in: body)
+        (try? JSONReader.read(APIErrorDTO.self, from: body))?.serverErrorDetail
     }
 
-    /// `GET /models`.
-    var modelsRequest: ProviderRequest {
+    /// `GET /models`: one page, the whole list.
+    func modelsRequest(after cursor: String?) -> ProviderRequest {
         ProviderRequest(method: "GET", path: "/models", accept: "application/json", acceptCompression: true)
     }
 
-    /// The model list in `body`, or nil if it holds none.
-    func models(in body: [UInt8]) -> [ModelInfo]? {
-        (try? JSONParser.parse(body)).flatMap(ModelListDTO.init(json:))?.toDomain()
+    func modelPage(in body: [UInt8]) -> ModelPage? {
+        guard let list = try? JSONReader.read(ModelListDTO.self, from: body), list.data != nil else {
+            return nil
+        }
+        return ModelPage(models: list.toDomain(), nextCursor: nil)
     }
 }

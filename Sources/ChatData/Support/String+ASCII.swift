@@ -17,24 +17,3 @@ extension StringProtocol {
         return String(text[first...last])
     }
 }
-
-extension String {
-    /// Whether the UTF-8 bytes of `needle` occur in the text's: a plain byte search. For a
-    /// prefilter it answers as `contains(_:)` does, without that method's Character-by-Character
-    /// search, which cost about 70,000 instructions on one 150-byte stream chunk.
-    func containsUTF8(_ needle: StaticString) -> Bool {
-        var text = self
-        return text.withUTF8 { haystack in
-            needle.withUTF8Buffer { needle in
-                guard let head = needle.first else { return true }
-                guard needle.count <= haystack.count else { return false }
-                for start in 0...(haystack.count - needle.count) where haystack[start] == head {
-                    if UnsafeBufferPointer(rebasing: haystack[start..<(start + needle.count)]).elementsEqual(needle) {
-                        return true
-                    }
-                }
-                return false
-            }
-        }
-    }
-}

@@ -5,8 +5,8 @@
 #endif
 
 extension UnsafeBufferPointer<UInt8> {
-    /// Whether these bytes are exactly those of `literal`: a length check and one `memcmp`
-    /// (the generic `elementsEqual` cost a few hundred instructions per stream event).
+    /// Whether these bytes are exactly those of `literal`: a length check and one `memcmp`, not
+    /// the generic `elementsEqual` (docs/PERFORMANCE.md, "Numbers once quoted in the code").
     func hasBytes(of literal: StaticString) -> Bool {
         guard count == literal.utf8CodeUnitCount else { return false }
         guard let base = baseAddress else { return count == 0 }

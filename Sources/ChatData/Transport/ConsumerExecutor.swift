@@ -6,20 +6,19 @@ import Synchronization
     import Darwin
 #endif
 
-/// Where a task reading an answer prefers to run (`OpenAIGPTRepository.readingExecutor`).
+/// Where a task reading an answer prefers to run (`AnswerReader.read`).
 ///
 /// Normally that is its `fallback` (the global executor), as for any task. But a delivery that
 /// wakes a reader which had been waiting for a while (a token after a pause: the first one, or
 /// a slow model's) runs the reader right there, on the transfer's thread, until it waits again:
-/// the token goes from the socket to the terminal without waking another thread for it. From
-/// libcurl's callback to the first token's `write`, that took 125–200 µs, and takes 65–80 now
-/// (measured with timestamps in a release build; docs/PERFORMANCE.md, round 9). A burst (writes
-/// microseconds apart) still wakes the reader elsewhere, so reading the network and decoding
-/// overlap on two cores (`ResponseChannel` decides).
+/// the token goes from the socket to the reader's `onEvent` (and on to the terminal) without
+/// waking another thread for it (docs/PERFORMANCE.md, round 9). A burst (writes microseconds
+/// apart) still wakes the reader elsewhere, so reading the network and decoding overlap on two
+/// cores (`ResponseChannel` decides).
 ///
-/// The reader leaves the transfer's thread when its loop over the answer ends (the preference's
-/// scope ends there), so what follows the answer never runs inside libcurl's callback.
-final class ConsumerExecutor: TaskExecutor, @unchecked Sendable {
+/// The reader leaves the transfer's thread before `AnswerReader.read` returns
+/// (`leaveTransferThread`), so what follows the answer never runs inside libcurl's callback.
+final class ConsumerExecutor: TaskExecutor {
     static let shared = ConsumerExecutor()
 
     /// A job made ready inside `runHere`, and the executor it was enqueued on.
@@ -42,7 +41,7 @@ final class ConsumerExecutor: TaskExecutor, @unchecked Sendable {
     }
 
     /// Concrete element types, not tuples: the first delivery that runs a reader here must not
-    /// build the type metadata of tuple arrays at run time (about 90 µs, measured).
+    /// build the type metadata of tuple arrays at run time (docs/PERFORMANCE.md, round 9).
     private static let visits = Mutex<[Visit]>([])
 
     private let fallback: any TaskExecutor
@@ -86,6 +85,16 @@ final class ConsumerExecutor: TaskExecutor, @unchecked Sendable {
     static var runsHere: Bool {
         let thread = pthread_self()
         return visits.withLock { $0.contains { pthread_equal($0.thread, thread) != 0 } }
+    }
+
+    /// Moves the calling task off the transfer's thread if it runs there (a reader whose
+    /// preference has ended): it goes on where tasks without a preference run. Today Swift hops
+    /// there anyway when the reader's nonisolated function returns; under the caller-inherits
+    /// rule of Swift 6.2's `NonisolatedNonsendingByDefault` it would not, and what follows the
+    /// answer would run inside libcurl's callback.
+    static func leaveTransferThread() async {
+        guard runsHere else { return }
+        await Task.yield()
     }
 
     /// Pays `runHere`'s first-use costs now (while a request is on its way), not when it first

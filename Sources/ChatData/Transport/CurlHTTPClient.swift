@@ -85,8 +85,22 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
         let context = Unmanaged.passRetained(transfer)
         defer { context.release() }
-        let pointer = context.toOpaque()
 
+        setRequestOptions(easy, request, headers: headerList)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        setCallbacks(easy, context: context.toOpaque())
+
+        transfer.touch()
+        let code = curl_easy_perform(easy)
+        if code == CURLE_OK { transfer.sendHeadIfNeeded() }
+        transfer.channel.finish(failure(code, of: request, transfer, message: String(cString: errorBuffer)))
+    }
+
+    /// Sets what the request is: address, header fields, timeouts, proxy, TLS files, body and
+    /// method.
+    private static func setRequestOptions(
+        _ easy: UnsafeMutableRawPointer, _ request: HTTPRequest, headers: UnsafeMutablePointer<curl_slist>?
+    ) {
         _ = ccurl_setopt_string(easy, CURLOPT_URL, request.url)
         _ = ccurl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
@@ -96,8 +110,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         _ = ccurl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, Int(request.idleTimeout.rounded(.up)) + 30)
         _ = ccurl_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
         _ = ccurl_setopt_string(easy, CURLOPT_USERAGENT, "chat/\(ChatDataVersion.string)")
-        _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList)
-        _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
+        _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, headers)
         if let proxy = request.proxy {
             _ = ccurl_setopt_string(easy, CURLOPT_PROXY, proxy)
         }
@@ -126,41 +139,34 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         if request.method != "GET" && request.method != "POST" {
             _ = ccurl_setopt_string(easy, CURLOPT_CUSTOMREQUEST, request.method)
         }
+    }
 
+    /// Hands the transfer (`context`) to the write, header and progress callbacks.
+    private static func setCallbacks(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
         _ = ccurl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, writeCallback)
-        _ = ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, pointer)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
         _ = ccurl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, headerCallback)
-        _ = ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, pointer)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
         _ = ccurl_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
         _ = ccurl_setopt_xferinfo_function(easy, progressCallback)
-        _ = ccurl_setopt_pointer(easy, CURLOPT_XFERINFODATA, pointer)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_XFERINFODATA, context)
+    }
 
-        transfer.touch()
-        let code = curl_easy_perform(easy)
-
-        if code == CURLE_OK {
-            transfer.sendHeadIfNeeded()
-            transfer.channel.finish()
-            return
-        }
-        if transfer.shouldAbort {
-            transfer.channel.finish(CancellationError())
-            return
-        }
-        if transfer.idleTimedOut {
-            transfer.channel.finish(DataError.idleTimeout(seconds: request.idleTimeout))
-            return
-        }
+    /// How a transfer that `curl_easy_perform` ended with `code` failed (`message` is libcurl's
+    /// error buffer); nil if it did not.
+    private static func failure(
+        _ code: CURLcode, of request: HTTPRequest, _ transfer: CurlTransfer, message: String
+    ) -> (any Error)? {
+        if code == CURLE_OK { return nil }
+        if transfer.shouldAbort { return CancellationError() }
+        if transfer.idleTimedOut { return DataError.idleTimeout(seconds: request.idleTimeout) }
         if code == CURLE_OPERATION_TIMEDOUT {
-            let error: DataError =
-                transfer.isConnected
-                ? .idleTimeout(seconds: request.idleTimeout) : .connectTimeout(seconds: request.connectTimeout)
-            transfer.channel.finish(error)
-            return
+            return transfer.isConnected
+                ? DataError.idleTimeout(seconds: request.idleTimeout)
+                : DataError.connectTimeout(seconds: request.connectTimeout)
         }
-        var message = String(cString: errorBuffer)
-        if message.isEmpty { message = String(cString: curl_easy_strerror(code)) }
-        transfer.channel.finish(DataError.transport(code: Int(code.rawValue), message: message))
+        let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
+        return DataError.transport(code: Int(code.rawValue), message: text)
     }
 }
 

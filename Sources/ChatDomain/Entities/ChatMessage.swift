@@ -2,8 +2,9 @@
 public struct ChatMessage: Sendable, Equatable {
     /// Who wrote it.
     public var role: Role
-    /// Its text: for an interrupted answer, the part that arrived.
-    public var content: String
+    /// What it is made of, in order: its text and a person's images, and, with tools, the calls
+    /// an answer makes and their results. No text part is empty.
+    public private(set) var parts: [MessagePart]
     /// Whether it is whole, cut short, or a request that failed.
     public var state: MessageState
     /// Reasoning text the server sent beside the answer, if any; never sent back.
@@ -12,10 +13,8 @@ public struct ChatMessage: Sendable, Equatable {
     public var usage: TokenUsage?
     /// Its row in the history, once stored.
     public var storageID: Int64?
-    /// Images sent with it (a person's message only), after its text.
-    public var images: [ImageAttachment]
 
-    /// Creates a message.
+    /// Creates a message of `content` (no text part when it is empty) and then `images`.
     public init(
         role: Role,
         content: String,
@@ -25,13 +24,75 @@ public struct ChatMessage: Sendable, Equatable {
         storageID: Int64? = nil,
         images: [ImageAttachment] = []
     ) {
+        self.init(
+            role: role, parts: (content.isEmpty ? [] : [.text(content)]) + images.map(MessagePart.image), state: state,
+            reasoning: reasoning, usage: usage, storageID: storageID)
+    }
+
+    /// Creates a message of `parts` (empty text parts are left out).
+    public init(
+        role: Role,
+        parts: [MessagePart],
+        state: MessageState = .complete,
+        reasoning: String? = nil,
+        usage: TokenUsage? = nil,
+        storageID: Int64? = nil
+    ) {
         self.role = role
-        self.content = content
+        self.parts = parts.filter { $0 != .text("") }
         self.state = state
         self.reasoning = reasoning
         self.usage = usage
         self.storageID = storageID
-        self.images = images
+    }
+
+    /// Its text: the text parts, joined; for an interrupted answer, the part that arrived. Set, it
+    /// replaces the text parts with one, where the first one was.
+    public var content: String {
+        get {
+            // Nearly every message has one text part: no copy then.
+            var text = ""
+            var joined = false
+            for case .text(let piece) in parts {
+                if joined { text += piece } else { text = piece }
+                joined = true
+            }
+            return text
+        }
+        set {
+            let first = parts.firstIndex { if case .text = $0 { true } else { false } } ?? 0
+            parts.removeAll { if case .text = $0 { true } else { false } }
+            if !newValue.isEmpty { parts.insert(.text(newValue), at: min(first, parts.count)) }
+        }
+    }
+
+    /// The images sent with it (a person's message), in order. Set, they replace the image parts,
+    /// after the other parts.
+    public var images: [ImageAttachment] {
+        get { parts.compactMap { if case .image(let image) = $0 { image } else { nil } } }
+        set {
+            parts.removeAll { if case .image = $0 { true } else { false } }
+            parts += newValue.map(MessagePart.image)
+        }
+    }
+
+    /// The tools the answer asks to run, in order.
+    public var toolCalls: [ToolCall] {
+        parts.compactMap { if case .toolCall(let call) = $0 { call } else { nil } }
+    }
+
+    /// The results it carries for earlier tool calls, in order.
+    public var toolResults: [ToolResult] {
+        parts.compactMap { if case .toolResult(let result) = $0 { result } else { nil } }
+    }
+
+    /// Appends `part` (an empty text part is left out).
+    public mutating func append(_ part: MessagePart) {
+        if case .text(let text) = part {
+            append(text: text)
+        } else {
+            parts.append(part)
+        }
     }
 
     /// Adds what a streamed `event` carries: answer text to the content, reasoning to the
@@ -39,7 +100,7 @@ public struct ChatMessage: Sendable, Equatable {
     public mutating func add(_ event: ChatEvent) {
         switch event {
         case .text(let piece):
-            content += piece
+            append(text: piece)
         case .reasoning(let piece):
             guard !piece.isEmpty else { return }
             if reasoning == nil { reasoning = piece } else { reasoning?.append(piece) }
@@ -48,5 +109,18 @@ public struct ChatMessage: Sendable, Equatable {
         case .finished, .retrying:
             break
         }
+    }
+
+    /// Appends `piece` to the last part if it is text (in place: the part's string is uniquely
+    /// held while it grows), else as a new text part.
+    private mutating func append(text piece: String) {
+        guard !piece.isEmpty else { return }
+        guard let last = parts.indices.last, case .text(var text) = parts[last] else {
+            parts.append(.text(piece))
+            return
+        }
+        parts[last] = .text("")
+        text += piece
+        parts[last] = .text(text)
     }
 }

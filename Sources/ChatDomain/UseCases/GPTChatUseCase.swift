@@ -78,7 +78,7 @@ public struct GPTChatUseCase: ChatUseCase {
     ) async -> Turn {
         let (messages, omitted) = conversation.requestMessagesWithinContext
         let request = ChatRequest(messages: messages, settings: conversation.settings)
-        let events = repository.streamChat(request)
+        let answer = repository.streamChat(request)
         await whileSending(&conversation)
         // Until it ends well, a stored answer counts as interrupted: a killed process leaves it so.
         var partial = ChatMessage(role: .assistant, content: "", state: .interrupted)
@@ -88,20 +88,14 @@ public struct GPTChatUseCase: ChatUseCase {
                     to: $0, settings: conversation.settings, systemPrompt: conversation.systemPrompt)
             }
         }
-        do {
-            // Within the repository's preferred executor, which may run this loop where the
-            // answer arrives (unless this task prefers one of its own); when the loop ends, the
-            // task is back where it was.
-            let preferred = withUnsafeCurrentTask { $0?.unownedTaskExecutor } == nil ? repository.readingExecutor : nil
-            try await withTaskExecutorPreference(preferred) {
-                for try await event in events {
-                    partial.add(event)
-                    onEvent(event)
-                    recording?.add(event)
-                }
+        do throws(ChatError) {
+            try await answer.read { event in
+                partial.add(event)
+                onEvent(event)
+                recording?.add(event)
             }
-            // A cancelled consumer ends the loop without an error: check before calling it whole.
-            try Task.checkCancellation()
+            // A consumer cancelled as the answer ended has no whole answer.
+            if Task.isCancelled { throw .cancelled }
             partial.state = .complete
             if let recording { partial = await recording.finish(partial) }
             conversation.append(partial)
@@ -118,13 +112,7 @@ public struct GPTChatUseCase: ChatUseCase {
                 if let recording { partial = await recording.finish(partial) }
                 conversation.append(partial)
             }
-            return Turn(answer: nil, error: Self.chatError(from: error), omittedMessages: omitted)
+            return Turn(answer: nil, error: error, omittedMessages: omitted)
         }
-    }
-
-    private static func chatError(from error: any Error) -> ChatError {
-        if let error = error as? ChatError { return error }
-        if error is CancellationError { return .cancelled }
-        return .malformedResponse(String(describing: error))
     }
 }

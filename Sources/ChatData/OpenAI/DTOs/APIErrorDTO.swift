@@ -1,50 +1,39 @@
 /// An error as OpenAI-compatible servers send it, in every shape seen in the wild:
 /// `{"error": {"message", "type", "param", "code"}}`, `{"error": "text"}`, and the flat
-/// `{"object": "error", "message": …}` of older vLLM. Read leniently: a field of another type
-/// than chat reads it as is left out.
-struct APIErrorDTO: Equatable {
-    /// The server's words: the error's `message`, else its `type`, else "no message".
-    var message: String
-    var type: String?
-    /// The request parameter the error is about (`stream_options`, `temperature`), if named.
-    var param: String?
-    /// A string or a number (`"invalid_api_key"`, `429`), as text.
-    var code: String?
-}
+/// `{"object": "error", "message": …}` of older vLLM. Read leniently (`JSONObjectDTO`); what it
+/// says is its `summary`.
+struct APIErrorDTO: JSONObjectDTO, Equatable {
+    /// `error`: an object with the fields below, or text.
+    indirect enum ErrorDTO: JSONReadable, Equatable {
+        case object(APIErrorDTO)
+        case text(String)
 
-extension APIErrorDTO {
-    /// The error `json` holds: an `error` that is an object or a string, or a flat error object;
-    /// with `flat` (for text already known to be an error: `event: error`, an `error:` field), a
-    /// bare `{"message": …}` too. Nil if it holds none.
-    init?(json: JSONValue, flat: Bool = false) {
-        switch json["error"] {
-        case .object?:
-            let detail = json["error"] ?? .null
-            self.init(fields: detail)
-        case .string(let text)?:
-            self.init(message: text)
-        default:
-            if json["object"]?.string == "error" {
-                self.init(fields: json)
-            } else if flat, let message = json["message"]?.string {
-                self.init(message: message)
-            } else {
-                return nil
-            }
+        static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> ErrorDTO? {
+            if reader.current == JSONReader.quote { return .text(try reader.readString()) }
+            return try APIErrorDTO.read(from: &reader).map(object)
         }
     }
 
-    /// The error whose `message`, `type`, `param` and `code` are members of `object`.
-    private init(fields object: JSONValue) {
-        let type = object["type"]?.string
-        let code: String?
-        switch object["code"] {
-        case .string(let text)?: code = text
-        case .number(let number)?: code = object["code"]?.wholeNumber.map(String.init) ?? String(number)
-        default: code = nil
+    var error: ErrorDTO?
+    /// `"object": "error"`: a flat error object, with the fields below beside it. (A chunk's
+    /// `object` is another string, read without making a `String` of it.)
+    var isErrorObject: Bool?
+    var message: String?
+    var type: String?
+    /// The request parameter the error is about (`stream_options`, `temperature`), if named.
+    var param: String?
+    /// A string or a number (`"invalid_api_key"`, `429`).
+    var code: JSONValue?
+
+    mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
+        switch key {
+        case "error": try reader.read(&error)
+        case "object": try reader.read(&isErrorObject, equalTo: "error")
+        case "message": try reader.read(&message)
+        case "type": try reader.read(&type)
+        case "param": try reader.read(&param)
+        case "code": try reader.read(&code)
+        default: try reader.skipValue()
         }
-        self.init(
-            message: object["message"]?.string ?? type ?? "no message", type: type, param: object["param"]?.string,
-            code: code)
     }
 }

@@ -1,30 +1,38 @@
-/// What chat uses of a whole `chat.completion`, the answer to a request with `stream: false`,
-/// read leniently as `ChatCompletionChunkDTO` is.
-struct ChatCompletionDTO {
-    struct ChoiceDTO {
-        /// The choice's index if it is a number.
+/// What chat uses of a `chat.completion` (a whole answer) or of one `chat.completion.chunk` of a
+/// streamed one — they have the same members, a chunk's choice a `delta` where a whole answer's
+/// has a `message` — and of an error sent in their place. Read leniently (`JSONObjectDTO`):
+/// every other member, whatever its type or value, is ignored.
+struct ChatCompletionDTO: JSONObjectDTO, Equatable {
+    struct ChoiceDTO: JSONObjectDTO, Equatable {
+        /// The choice's index if it is a number; nil if it is missing or anything else.
         var index: Double?
+        /// A streamed chunk's piece of the message.
+        var delta: MessageDTO?
+        /// A whole answer's message.
         var message: MessageDTO?
         var finish_reason: String?
-    }
 
-    /// A whole answer's `message` has the fields of a chunk's `delta`.
-    typealias MessageDTO = ChatCompletionChunkDTO.DeltaDTO
+        mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
+            switch key {
+            case "index": try reader.read(&index)
+            case "delta": try reader.read(&delta)
+            case "message": try reader.read(&message)
+            case "finish_reason": try reader.read(&finish_reason)
+            default: try reader.skipValue()
+            }
+        }
+    }
 
     var choices: [ChoiceDTO]?
     var usage: UsageDTO?
-}
+    /// The members of an error, if the body is one instead (`error`, or `"object": "error"`).
+    var error = APIErrorDTO()
 
-extension ChatCompletionDTO {
-    /// The completion in `json`; fields of another type than chat reads them as are left out.
-    init(json: JSONValue) {
-        self.init(
-            choices: json["choices"]?.array?.compactMap { choice in
-                guard choice.isObject else { return nil }
-                return ChoiceDTO(
-                    index: choice["index"]?.number, message: choice["message"].flatMap(MessageDTO.init(json:)),
-                    finish_reason: choice["finish_reason"]?.string)
-            },
-            usage: json["usage"].flatMap(UsageDTO.init(json:)))
+    mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
+        switch key {
+        case "choices": try reader.read(&choices)
+        case "usage": try reader.read(&usage)
+        default: try error.read(key, from: &reader)
+        }
     }
 }

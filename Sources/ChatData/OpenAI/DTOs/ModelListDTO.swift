@@ -1,19 +1,25 @@
 /// What chat uses of the answer to `GET /models`: each model's id and owner.
-struct ModelListDTO {
-    struct ModelDTO {
-        var id: String
+struct ModelListDTO: JSONObjectDTO {
+    struct ModelDTO: JSONObjectDTO {
+        var id: String?
         var owned_by: String?
+
+        mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
+            switch key {
+            case "id": try reader.read(&id)
+            case "owned_by": try reader.read(&owned_by)
+            default: try reader.skipValue()
+            }
+        }
     }
 
-    var data: [ModelDTO]
-}
+    /// The list; nil when the body has none (it is not a model list).
+    var data: [ModelDTO]?
 
-extension ModelListDTO {
-    /// The list in `json`, if it has a `data` array; entries without a string `id` are left out.
-    init?(json: JSONValue) {
-        guard let entries = json["data"]?.array else { return nil }
-        data = entries.compactMap { entry in
-            entry["id"]?.string.map { ModelDTO(id: $0, owned_by: entry["owned_by"]?.string) }
+    mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
+        switch key {
+        case "data": try reader.read(&data)
+        default: try reader.skipValue()
         }
     }
 }

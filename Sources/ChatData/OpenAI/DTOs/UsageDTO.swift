@@ -1,17 +1,15 @@
 /// `usage` as servers report it: the counts that are whole numbers.
-struct UsageDTO: Equatable {
+struct UsageDTO: JSONObjectDTO, Equatable {
     var prompt_tokens: Int?
     var completion_tokens: Int?
     var total_tokens: Int?
-}
 
-extension UsageDTO {
-    /// The usage in `json`, if it is an object; a count that is not a whole number is left out.
-    init?(json: JSONValue) {
-        guard json.isObject else { return nil }
-        self.init(
-            prompt_tokens: json["prompt_tokens"]?.wholeNumber,
-            completion_tokens: json["completion_tokens"]?.wholeNumber,
-            total_tokens: json["total_tokens"]?.wholeNumber)
+    mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
+        switch key {
+        case "prompt_tokens": try reader.read(&prompt_tokens)
+        case "completion_tokens": try reader.read(&completion_tokens)
+        case "total_tokens": try reader.read(&total_tokens)
+        default: try reader.skipValue()
+        }
     }
 }

@@ -1,11 +1,44 @@
 import ChatDomain
 
+/// The events a chunk or a whole answer amounts to. Choice 0 is read where it lies in `choices`,
+/// field by field: a call on a choice (or on its message) would copy the whole of it, some twenty
+/// fields, for every chunk.
 extension ChatCompletionDTO {
-    /// The events a whole completion amounts to, as if it had been streamed in one piece.
+    /// Where choice 0 is in `choices`: the first whose index is 0 or not a number (`choices` may
+    /// be empty).
+    private static func firstChoice(in choices: UnsafeBufferPointer<ChoiceDTO>) -> UnsafePointer<ChoiceDTO>? {
+        guard let base = choices.baseAddress else { return nil }
+        for index in choices.indices where (choices[index].index ?? 0) == 0 { return base + index }
+        return nil
+    }
+
+    /// Choice 0's finish reason.
+    var finishReason: String? {
+        choices?.withUnsafeBufferPointer { Self.firstChoice(in: $0)?.pointee.finish_reason }
+    }
+
+    /// The events of a streamed chunk, in order: choice 0's delta and finish reason, then the
+    /// usage.
+    func forEachStreamEvent(_ emit: (ChatEvent) -> Void) {
+        choices?.withUnsafeBufferPointer { choices in
+            guard let choice = Self.firstChoice(in: choices) else { return }
+            MessageDTO.forEachContentEvent(
+                reasoning: choice.pointee.delta?.reasoning_content ?? choice.pointee.delta?.reasoning,
+                content: choice.pointee.delta?.content, refusal: choice.pointee.delta?.refusal, emit)
+            if let reason = choice.pointee.finish_reason, !reason.isEmpty { emit(.finished(reason: reason)) }
+        }
+        if let usage = usage?.toDomain() { emit(.usage(usage)) }
+    }
+
+    /// The events a whole completion amounts to, as if it had been streamed in one piece: choice
+    /// 0's message and finish reason ("stop" if none), then the usage.
     func forEachEvent(_ emit: (ChatEvent) -> Void) {
-        if let choice = choices?.first(where: { ($0.index ?? 0) == 0 }) {
-            choice.message?.forEachContentEvent(emit)
-            emit(.finished(reason: choice.finish_reason ?? "stop"))
+        choices?.withUnsafeBufferPointer { choices in
+            guard let choice = Self.firstChoice(in: choices) else { return }
+            MessageDTO.forEachContentEvent(
+                reasoning: choice.pointee.message?.reasoning_content ?? choice.pointee.message?.reasoning,
+                content: choice.pointee.message?.content, refusal: choice.pointee.message?.refusal, emit)
+            emit(.finished(reason: choice.pointee.finish_reason ?? "stop"))
         }
         if let usage = usage?.toDomain() { emit(.usage(usage)) }
     }

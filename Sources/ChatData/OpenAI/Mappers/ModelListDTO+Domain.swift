@@ -1,8 +1,8 @@
 import ChatDomain
 
 extension ModelListDTO {
-    /// The models, in the server's order.
+    /// The models, in the server's order; entries without an id are left out.
     func toDomain() -> [ModelInfo] {
-        data.map { ModelInfo(id: $0.id, ownedBy: $0.owned_by) }
+        (data ?? []).compactMap { model in model.id.map { ModelInfo(id: $0, ownedBy: model.owned_by) } }
     }
 }

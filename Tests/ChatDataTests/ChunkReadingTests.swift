@@ -3,13 +3,14 @@ import Testing
 
 @testable import ChatData
 
-/// `ChunkJSONReader` must give exactly what the full reading (`JSONParser` and
-/// `ChatCompletionChunkDTO`) and the plain reference give, or nil (and then the full reading
-/// decides). These tests hold it to that, and check it takes the everyday shapes itself.
-@Suite("Chunk JSON reader")
-struct ChunkJSONReaderTests {
-    private static func decoded(_ json: String) -> ChatCompletionChunkDTO? {
-        (try? JSONParser.parse(json)).map(ChatCompletionChunkDTO.init(json:))
+/// A chunk is read once, from its bytes (`ChatStreamDecoder.withChunk`), by the rules the plain
+/// reference (`ReferenceChunk`) spells out, whatever its shape: the everyday ones and the
+/// unusual.
+@Suite("Chunk reading")
+struct ChunkReadingTests {
+    /// The decoder's reading of `json`, as the reference's terms put it.
+    private static func read(_ json: String) -> ReferenceChunk.Reading {
+        (try? ChatStreamDecoder.chunk(in: Array(json.utf8))).map(ReferenceChunk.reading(of:)) ?? .notAChunk
     }
 
     /// Shapes servers send every token: the reader must read them, and agree with the full reading.
@@ -54,28 +55,14 @@ struct ChunkJSONReaderTests {
         #"{"choices":[{"index":0,"delta":{"content":"a\udc00\ud800b\ud800\u0041"}}]}"#,
     ]
 
-    @Test("plain chunks are read, exactly as the full reading and the reference read them", arguments: plain)
-    func plainChunksAreRead(_ json: String) throws {
-        let expected = try #require(Self.decoded(json))
-        let chunk = try #require(ChunkJSONReader.chunk(json))
-        #expect(chunk == expected.plain)
-        #expect(Self.events(chunk) == Self.events(expected))
-        #expect(ReferenceChunk.read(Array(json.utf8).trimmedJSONWhitespace) == .chunk(chunk, nil))
+    @Test("everyday chunks are read as the reference reads them", arguments: plain)
+    func everydayChunksAreRead(_ json: String) throws {
+        let reading = Self.read(json)
+        #expect(reading == ReferenceChunk.read(Array(json.utf8).trimmedJSONWhitespace))
+        #expect(reading != .notAChunk)
     }
 
-    private static func events(_ chunk: PlainChunk) -> [ChatEvent] {
-        var events: [ChatEvent] = []
-        chunk.forEachEvent { events.append($0) }
-        return events
-    }
-
-    private static func events(_ dto: ChatCompletionChunkDTO) -> [ChatEvent] {
-        var events: [ChatEvent] = []
-        dto.forEachEvent { events.append($0) }
-        return events
-    }
-
-    /// Anything unusual: the reader must give up (the full reading then reads it, or rejects it).
+    /// Anything unusual: read by the same rules, or refused when it is not a JSON object.
     static let unusual: [String] = [
         #"{"choices":[],"usage":{"prompt_tokens":1,"completion_tokens":1,"total_tokens":2}}"#,
         #"{"error":{"message":"overloaded"}}"#,
@@ -99,15 +86,16 @@ struct ChunkJSONReaderTests {
         #"{"choices":[{"index":0,"delta":{"content":"unterminated}}]}"#,
         #"[]"#,
         String(repeating: #"{"x":["#, count: 40) + String(repeating: "]}", count: 40),
+        String(repeating: #"{"x":["#, count: 300) + String(repeating: "]}", count: 300),
     ]
 
-    @Test("unusual chunks are left to the full reading", arguments: unusual)
-    func unusualChunksAreLeftToTheFullReading(_ json: String) {
-        #expect(ChunkJSONReader.chunk(json) == nil)
+    @Test("unusual chunks are read by the same rules, or refused", arguments: unusual)
+    func unusualChunksAreReadByTheSameRules(_ json: String) {
+        #expect(Self.read(json) == ReferenceChunk.read(Array(json.utf8)))
     }
 
-    @Test("a chunk the reader leaves still decodes through the stream decoder")
-    func fallbackStillDecodes() throws {
+    @Test("an unusual chunk decodes through the stream decoder")
+    func unusualChunksDecode() throws {
         var decoder = ChatStreamDecoder()
         var events: [ChatEvent] = []
         try decoder.decode(SSEEvent(data: #"{"choices":[{"index":0,"delta":{"cont\u0065nt":"A"}}]}"#)) {
@@ -119,12 +107,59 @@ struct ChunkJSONReaderTests {
         #expect(events == [.text("A"), .usage(TokenUsage(promptTokens: 2, completionTokens: 3))])
     }
 
-    @Test("a flat error object read by the reader is still an error")
+    @Test("a flat error object is an error")
     func flatErrorIsAnError() {
         var decoder = ChatStreamDecoder()
         #expect(throws: ChatError.streamError(message: "busy")) {
             try decoder.decode(SSEEvent(data: #"{"object":"error","message":"busy","choices":[]}"#)) { _ in }
         }
+    }
+
+    @Test("a long answer decodes chunk after chunk, text and finish in order")
+    func longAnswer() throws {
+        func openAI(_ content: String, finish: String = "null") -> String {
+            #"{"id":"chatcmpl-B9M","object":"chat.completion.chunk","created":1741569952,"model":"gpt-4o-mini","#
+                + #""choices":[{"index":0,"delta":{"content":"\#(content)"},"logprobs":null,"#
+                + #""finish_reason":\#(finish)}],"usage":null,"obfuscation":"x4Z"}"#
+        }
+        var decoder = ChatStreamDecoder()
+        var events: [ChatEvent] = []
+        for piece in ["He", "llo", " wörld", #"\"q\""#, "\\ud83c!"] {
+            try decoder.decode(SSEEvent(data: openAI(piece))) { events.append($0) }
+        }
+        try decoder.decode(SSEEvent(data: openAI("", finish: #""stop""#))) { events.append($0) }
+        #expect(
+            events == [
+                .text("He"), .text("llo"), .text(" wörld"), .text("\"q\""), .text("\u{FFFD}!"),
+                .finished(reason: "stop"),
+            ])
+        #expect(decoder.isComplete)
+    }
+
+    @Test("tool-call fragments are read into the delta, and make no events yet")
+    func toolCallFragments() throws {
+        let first =
+            #"{"choices":[{"index":0,"delta":{"role":"assistant","content":null,"tool_calls":[{"index":0,"#
+            + #""id":"call_abc","type":"function","function":{"name":"get_time","arguments":""}}]},"#
+            + #""finish_reason":null}]}"#
+        let more =
+            #"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"tz\":"}}]}}]}"#
+        let chunk = try #require(try JSONReader.read(ChatCompletionDTO.self, from: first))
+        #expect(
+            chunk.choices?.first?.delta?.tool_calls == [
+                ToolCallDTO(
+                    index: 0, id: "call_abc", type: "function",
+                    function: .init(name: "get_time", arguments: ""))
+            ])
+        let fragment = try #require(try JSONReader.read(ChatCompletionDTO.self, from: more))
+        #expect(
+            fragment.choices?.first?.delta?.tool_calls == [
+                ToolCallDTO(index: 0, function: .init(arguments: #"{"tz":"#))
+            ])
+        var decoder = ChatStreamDecoder()
+        var events: [ChatEvent] = []
+        for json in [first, more] { try decoder.decode(SSEEvent(data: json)) { events.append($0) } }
+        #expect(events.isEmpty)
     }
 }
 
@@ -161,12 +196,5 @@ struct ASCIIStringTests {
         ])
     func trimming(_ input: String, _ expected: String) {
         #expect(input.trimmingASCIIWhitespace() == expected)
-    }
-
-    @Test(
-        "byte search",
-        arguments: [("{\"error\":1}", true), ("{\"errors\":1}", false), ("\"error\"", true), ("", false)])
-    func byteSearch(_ text: String, _ expected: Bool) {
-        #expect(text.containsUTF8("\"error\"") == expected)
     }
 }

@@ -5,8 +5,9 @@ import Testing
 
 @testable import ChatData
 
-/// `OpenAIGPTRepository` over a real `CurlHTTPClient` against the loopback server.
-@Suite(.onOwnThread) struct OpenAIGPTRepositoryTests {
+/// `ServerGPTRepository` for an OpenAI-compatible server, over a real `CurlHTTPClient` against
+/// the loopback server.
+@Suite(.onOwnThread) struct ServerGPTRepositoryTests {
     // MARK: Streamed answers
 
     @Test func streamedAnswerYieldsTextInOrderThenFinishAndUsage() async throws {
@@ -394,7 +395,7 @@ import Testing
 
     @Test func connectionRefusedIsRetriedAndSaysRefused() async throws {
         let (result, models) = try await LoopbackTestHelpers.withRefusingPort { port in
-            let repository = OpenAIGPTRepository(
+            let repository = ServerGPTRepository(
                 server: ServerConfiguration(
                     baseURL: "http://127.0.0.1:\(port)/v1", apiKey: "KEY", proxy: "",
                     retry: RetryPolicy(maxRetries: 1, initialDelay: 0.01)),
@@ -430,11 +431,10 @@ import Testing
         let client = CurlHTTPClient()
         let repository = Self.repository(server, client: client)
         let (firstText, signal) = AsyncStream<Void>.makeStream()
-        let stream = repository.streamChat(Self.request())
-        let consumer = Task(executorPreference: OwnThreadExecutor.shared) { () -> (events: Int, error: (any Error)?) in
+        let consumer = Task(executorPreference: OwnThreadExecutor.shared) { () -> (events: Int, error: ChatError?) in
             var events = 0
-            do {
-                for try await _ in stream {
+            do throws(ChatError) {
+                try await repository.streamChat(Self.request()).read { _ in
                     events += 1
                     signal.yield()
                 }
@@ -452,7 +452,7 @@ import Testing
         // Far fewer than the 100 the server would send over 10 s. Not fewer still: the repository
         // reads on the shared pool, and a busy pool hands over what piled up meanwhile at once.
         #expect(outcome.events < 50)
-        #expect(outcome.error == nil || outcome.error is CancellationError, "\(String(describing: outcome.error))")
+        #expect(outcome.error == nil || outcome.error == .cancelled, "\(String(describing: outcome.error))")
         #expect(await LoopbackTestHelpers.eventually(timeout: 3) { server.clientDisconnects >= 1 })
         #expect(await LoopbackTestHelpers.eventually(timeout: 2) { client.activeTransfers == 0 })
     }
@@ -460,7 +460,7 @@ import Testing
 
 // MARK: Helpers
 
-extension OpenAIGPTRepositoryTests {
+extension ServerGPTRepositoryTests {
     /// A repository for `server`; `proxy: ""` keeps any proxy in the environment out of the way.
     static func repository(
         _ server: LoopbackServer,
@@ -470,8 +470,8 @@ extension OpenAIGPTRepositoryTests {
         retry: RetryPolicy = RetryPolicy(maxRetries: 0),
         client: CurlHTTPClient = CurlHTTPClient(),
         readingExecutor: ConsumerExecutor = .shared
-    ) -> OpenAIGPTRepository {
-        OpenAIGPTRepository(
+    ) -> ServerGPTRepository {
+        ServerGPTRepository(
             server: ServerConfiguration(
                 baseURL: server.baseURL, apiKey: apiKey, headers: headers, connectTimeout: 5, idleTimeout: idleTimeout,
                 proxy: "", retry: retry),
@@ -488,12 +488,10 @@ extension OpenAIGPTRepositoryTests {
 
     /// The stream's events, with text that came in several events joined into one: how text is
     /// split depends on how it arrived (what was read in one go is one event).
-    static func collect(_ stream: AsyncThrowingStream<ChatEvent, any Error>) async -> (
-        events: [ChatEvent], error: (any Error)?
-    ) {
+    static func collect(_ answer: any AnswerStream) async -> (events: [ChatEvent], error: (any Error)?) {
         var events: [ChatEvent] = []
         do {
-            for try await event in stream {
+            try await answer.read { event in
                 if case .text(let more) = event, case .text(let text)? = events.last {
                     events[events.count - 1] = .text(text + more)
                 } else {

@@ -1,5 +1,5 @@
-/// Checks and reads JSON string values in UTF-8 bytes: the string part of `ChunkJSONReader`,
-/// on its own so `ChunkShape` can check a value without a reader. Standard library only.
+/// Checks and reads JSON string values in UTF-8 bytes: the string part of `JSONReader`, eight
+/// bytes at a time where nothing needs escaping. Standard library only.
 struct JSONStringScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     /// Where scanning goes on: after `scan`, just past the closing quote.

@@ -1,0 +1,6 @@
+/// Which provider's API a server speaks: what `ServerGPTRepository` chooses a provider by (the
+/// `provider` setting names one).
+public enum ProviderKind: String, Sendable, CaseIterable {
+    /// OpenAI's chat completions, as OpenAI and the many servers compatible with it speak them.
+    case openAI = "openai"
+}

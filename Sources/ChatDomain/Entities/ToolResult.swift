@@ -1,0 +1,16 @@
+/// What running a tool gave, for the call it answers.
+public struct ToolResult: Sendable, Equatable {
+    /// The id of the call (`ToolCall.id`).
+    public var callID: String
+    /// The result: text and images.
+    public var content: [MessagePart]
+    /// The tool failed, or was not run: the model is told so.
+    public var isError: Bool
+
+    /// Creates a tool result.
+    public init(callID: String, content: [MessagePart], isError: Bool = false) {
+        self.callID = callID
+        self.content = content
+        self.isError = isError
+    }
+}
