@@ -114,6 +114,35 @@ import Testing
         #expect(file.stderr.contains("top_p: expected a number from 0.0 to 1.0, got -0.1"))
     }
 
+    /// `seed`: a whole number, sent as `seed` from a flag, the config or a role, left out unless set.
+    @Test func seedReachesTheRequestFromAFlagOrTheConfigAndIsLeftOutUnlessSet() async throws {
+        let server = try answering(["ok"])
+        defer { server.stop() }
+        let chat = ChatBinary()
+        _ = try await chat.run(["--base-url", server.baseURL, "--seed", "42", "hi"])
+        _ = try await chat.run(["--base-url", server.baseURL, "hi"])
+        let config = try chat.writeConfig(#"{"seed": 7, "roles": {"fixed": {"prompt": "p", "seed": 9}}}"#)
+        _ = try await chat.run(["--config", config, "--base-url", server.baseURL, "hi"])
+        _ = try await chat.run(["--config", config, "-r", "fixed", "--base-url", server.baseURL, "hi"])
+        #expect(try sentJSON(server, 0)["seed"] as? Int == 42)
+        #expect(try sentJSON(server, 1)["seed"] == nil)
+        #expect(try sentJSON(server, 2)["seed"] as? Int == 7)
+        #expect(try sentJSON(server, 3)["seed"] as? Int == 9)
+        // Written as a whole number, as a seed must be.
+        #expect(String(decoding: try server.request(0).body, as: UTF8.self).contains(#""seed":42"#))
+    }
+
+    @Test func aSeedThatIsNotAWholeNumberIsAUsageOrConfigError() async throws {
+        let chat = ChatBinary()
+        let flag = try await chat.run(["--base-url", "http://127.0.0.1:9/v1", "--seed", "1.5", "hi"])
+        #expect(flag.status == 2)
+        #expect(flag.stderr.hasPrefix("chat: error: --seed expects a whole number"), "\(flag.stderr)")
+        let config = try chat.writeConfig(#"{"seed": "x"}"#)
+        let file = try await chat.run(["--config", config, "--base-url", "http://127.0.0.1:9/v1", "hi"])
+        #expect(file.status == 2)
+        #expect(file.stderr.contains("seed: expected"), "\(file.stderr)")
+    }
+
     @Test func noStreamAsksForAWholeAnswer() async throws {
         let server = try LoopbackServer { _, _ in
             ServerStep.json(

@@ -11,5 +11,8 @@ enum SamplingTable {
         SamplingSetting(
             .topP, "top_p", .number(0...1), help: "nucleus sampling: the top share of probability to pick from, 0 to 1",
             valueName: "P"),
+        SamplingSetting(
+            .seed, "seed", .wholeNumber(minimum: 0, flagMaximum: 9_007_199_254_740_991),
+            help: "ask for the same answer to the same request, as far as the server can (sent as seed)"),
     ]
 }

@@ -9,4 +9,6 @@ public enum SamplingParameter: Int, CaseIterable, Sendable, Hashable {
     /// Nucleus sampling: pick from the most likely tokens that make up this share of the
     /// probability (0 to 1).
     case topP
+    /// Asks for the same answer to the same request, as far as the server can give it.
+    case seed
 }
