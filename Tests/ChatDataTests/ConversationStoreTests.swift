@@ -181,7 +181,7 @@ struct ConversationStoreTests {
     }
 
     @Test func newIDsAreEightBase36DigitsThatUseEveryDigitAndDiffer() {
-        let ids = (0..<2000).map { _ in SQLiteConversationStore.newID() }
+        let ids = (0..<2000).map { _ in ConversationID.make() }
         #expect(ids.allSatisfy { $0.count == 8 })
         #expect(ids.allSatisfy { $0.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) } })
         #expect(Set(ids).count == ids.count)
@@ -238,7 +238,7 @@ struct ConversationStoreTests {
         ("café 中文 🎉\n\u{0301}x y", "café 中文 🎉 \u{0301}x y"), ("line\r\n\r\nnext", "line"),
     ])
     func theTitleIsTheFirstWordsOfTheFirstParagraph(text: String, title: String) {
-        #expect(SQLiteConversationStore.title(from: text) == title)
+        #expect(ConversationTitle.make(from: text) == title)
     }
 
     @Test func dataOutlivesTheStoreAndTwoStoresWriteSideBySide() async throws {
@@ -643,12 +643,12 @@ struct ConversationStoreTests {
         let texts = (0..<4000).map { "message \($0) " + String(repeating: "words ", count: 50) }
         let messages = texts.enumerated().map { index, text in index % 2 == 0 ? user(text) : assistant(text) }
         _ = try #require(await store.append(contentsOf: messages, settings: settings, systemPrompt: nil, to: id))
-        #expect(try size("-wal") > SQLiteConversationStore.walCheckpointBytes)
+        #expect(try size("-wal") > HistoryOpening.walCheckpointBytes)
         #expect(try size("") == small)
 
         // The next run's opening folds it into the database.
         let next = try await fixture.open()
-        #expect(try size("") > SQLiteConversationStore.walCheckpointBytes)
+        #expect(try size("") > HistoryOpening.walCheckpointBytes)
         #expect(try await next.load(id).get().messages.count == 4000)
         #expect(fixture.reports.all == [])
     }
@@ -741,9 +741,9 @@ struct ConversationStoreTests {
     }
 
     @Test func titlesAreTheFirstWordsOnOneLine() {
-        #expect(SQLiteConversationStore.title(from: "  one\ntwo\tthree  ") == "one two three")
+        #expect(ConversationTitle.make(from: "  one\ntwo\tthree  ") == "one two three")
         let long = String(repeating: "abcdefghij ", count: 8)
-        let title = SQLiteConversationStore.title(from: long)
+        let title = ConversationTitle.make(from: long)
         #expect(title.count == 60)
         #expect(title.hasSuffix("…"))
     }

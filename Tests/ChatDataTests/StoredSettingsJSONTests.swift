@@ -15,11 +15,11 @@ import Testing
                 let written = try #require(settings.jsonBytes)
                 let encoded = Array(try JSON.encoder().encode(settings))
                 #expect(String(decoding: written, as: UTF8.self) == String(decoding: encoded, as: UTF8.self))
-                #expect(SQLiteConversationStore.json(settings) == String(decoding: encoded, as: UTF8.self))
+                #expect(MessageRows.json(settings) == String(decoding: encoded, as: UTF8.self))
             }
         }
         #expect(StoredSettingsDTO().jsonBytes == Array("{}".utf8))
         #expect(StoredSettingsDTO(temperature: .nan).jsonBytes == nil)
-        #expect(SQLiteConversationStore.json(StoredSettingsDTO(top_p: .infinity)) == "{}")
+        #expect(MessageRows.json(StoredSettingsDTO(top_p: .infinity)) == "{}")
     }
 }

@@ -20,7 +20,7 @@ final class CheckpointedAnswerRecording: AnswerRecording {
     }
 
     private let state: Mutex<State>
-    private let store: SQLiteConversationStore
+    private let queue: HistoryQueue
     private let conversationID: String
     private let settings: ChatSettings
     private let systemPrompt: String?
@@ -28,10 +28,10 @@ final class CheckpointedAnswerRecording: AnswerRecording {
     private let clock = ContinuousClock()
 
     init(
-        store: SQLiteConversationStore, conversationID: String, settings: ChatSettings, systemPrompt: String?,
+        queue: HistoryQueue, conversationID: String, settings: ChatSettings, systemPrompt: String?,
         interval: Duration
     ) {
-        self.store = store
+        self.queue = queue
         self.conversationID = conversationID
         self.settings = settings
         self.systemPrompt = systemPrompt
@@ -48,13 +48,13 @@ final class CheckpointedAnswerRecording: AnswerRecording {
             return max(state.lastWrite + interval - clock.now, .zero)
         }
         guard let delay else { return }
-        store.later(delay) { [self] in checkpoint() }
+        queue.later(delay) { [self] in checkpoint() }
     }
 
     func finish(_ answer: ChatMessage) async -> ChatMessage {
         state.withLock { $0.finished = true }
         // After any checkpoint already queued, which may have given the answer its row.
-        let stored = await store.onQueueWriting { [self] db throws(StorageError) -> ChatMessage in
+        let stored = await queue.write { [self] db throws(StorageError) -> ChatMessage in
             var final = answer
             final.storageID = state.withLock { $0.answer.storageID }
             try write(&final, db)
@@ -78,7 +78,7 @@ final class CheckpointedAnswerRecording: AnswerRecording {
             return state.answer
         }
         guard var answer = snapshot else { return }
-        let id = store.writeNow { db throws(StorageError) -> Int64? in
+        let id = queue.writeNow { db throws(StorageError) -> Int64? in
             try write(&answer, db)
             return answer.storageID
         }
@@ -88,9 +88,9 @@ final class CheckpointedAnswerRecording: AnswerRecording {
     /// A new row the first time there is text (or a complete answer), an update after.
     private func write(_ answer: inout ChatMessage, _ db: SQLiteConnection) throws(StorageError) {
         if let id = answer.storageID {
-            try SQLiteConversationStore.update(answer, id: id, db)
+            try MessageRows.update(answer, id: id, db)
         } else if !answer.content.isEmpty || answer.state == .complete {
-            answer.storageID = try SQLiteConversationStore.insert(
+            answer.storageID = try MessageRows.insert(
                 [answer], settings: settings, systemPrompt: systemPrompt, into: conversationID, db
             ).first
         }

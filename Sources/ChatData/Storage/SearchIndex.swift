@@ -18,8 +18,8 @@ enum SearchIndex {
         let (indexed, newest) = try progress(db)
         guard newest > indexed else { return }
         // Many rows touch many pages of the index: the bulk cache, as for storing many rows.
-        try SQLiteConversationStore.setCache(db, bulk: true)
-        defer { try? SQLiteConversationStore.setCache(db, bulk: false) }
+        try HistoryOpening.setCache(db, bulk: true)
+        defer { try? HistoryOpening.setCache(db, bulk: false) }
         try db.run("INSERT INTO message_fts (rowid, content) SELECT id, content FROM message WHERE id > ?", [indexed])
         try db.run("UPDATE message_fts_progress SET indexed_through = ?", [newest])
     }
