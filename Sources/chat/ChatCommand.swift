@@ -145,15 +145,13 @@ enum ChatCommand {
         var store: SQLiteConversationStore?
         if settings.history {
             let warningStyle = errorStyle
-            let report: @Sendable (String) -> Void = {
-                stderr.write(warningStyle.warning("chat: warning: \($0)") + "\n")
-            }
+            let warn: @Sendable (String) -> Void = { stderr.write(warningStyle.warning("chat: warning: \($0)") + "\n") }
             // Opened while the rest starts and the request goes out; the first use waits for it,
             // and hears (and reports) a failure.
             if let directory = DataDirectory(environment: environment) {
-                store = SQLiteConversationStore.openInBackground(in: directory, report: report)
+                store = SQLiteConversationStore.openInBackground(in: directory) { warn(ErrorWording.line(for: $0)) }
             } else {
-                report("no data directory (set HOME); this conversation will not be stored")
+                warn("no data directory (set HOME); this conversation will not be stored")
             }
         }
 

@@ -8,19 +8,19 @@ import Testing
 
 // MARK: - Helpers
 
-/// What the store reported through `report`, in order.
-private final class Reports: Sendable {
-    private let lines = Mutex<[String]>([])
+/// What was collected, in order: what the store reported through `report`, say.
+private final class Collected<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
 
-    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    func add(_ item: Element) { items.withLock { $0.append(item) } }
 
-    var all: [String] { lines.withLock { $0 } }
+    var all: [Element] { items.withLock { $0 } }
 }
 
 /// A data directory of its own under /tmp for one test, removed when the test ends.
 private final class Fixture {
     let root = NSTemporaryDirectory() + "chat-store-\(UUID().uuidString)"
-    let reports = Reports()
+    let reports = Collected<HistoryNotice>()
     /// `<root>/chat`, as `$XDG_DATA_HOME/chat`.
     let directory: DataDirectory
 
@@ -564,8 +564,11 @@ struct ConversationStoreTests {
         #expect(FileManager.default.createFile(atPath: fixture.databasePath, contents: garbage))
 
         switch await SQLiteConversationStore.open(in: fixture.directory, report: { _ in }) {
-        case .failure(.database(let message)):
-            #expect(message == "cannot open \(fixture.databasePath): file is not a database")
+        case .failure(.database(let failure)):
+            #expect(
+                failure
+                    == DatabaseFailure(
+                        .opening(fixture.databasePath), kind: .damaged, reason: "file is not a database"))
         case let other:
             Issue.record("expected a database error, got \(other)")
         }
@@ -606,13 +609,14 @@ struct ConversationStoreTests {
         #expect(await store.append(user("lost"), settings: settings, systemPrompt: nil, to: "x") == nil)
         #expect(
             reports.all == [
-                "history: cannot open \(fixture.databasePath): file is not a database; this conversation will not be stored"
+                .notStored(
+                    DatabaseFailure(.opening(fixture.databasePath), kind: .damaged, reason: "file is not a database"))
             ])
-        guard case .failure(.database(let message)) = await store.list(limit: 5) else {
+        guard case .failure(.database(let failure)) = await store.list(limit: 5) else {
             Issue.record("a read of a history that could not open must fail")
             return
         }
-        #expect(message.contains("file is not a database"))
+        #expect(failure.reason == "file is not a database")
     }
 
     @Test func closingLeavesTheWALForALaterCheckpoint() async throws {
@@ -677,13 +681,13 @@ struct ConversationStoreTests {
 
     @Test func severalFirstOpensAtOnceAllSucceed() async throws {
         let directory = fixture.directory
-        let outcomes = Reports()
+        let outcomes = Collected<String>()
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<8 {
                 group.addTask {
                     let outcome: String
-                    let report: @Sendable (String) -> Void = { line in
-                        outcomes.add("report: " + line)
+                    let report: @Sendable (HistoryNotice) -> Void = { notice in
+                        outcomes.add("report: \(notice)")
                     }
                     switch await SQLiteConversationStore.open(in: directory, report: report) {
                     case .success(let store):
@@ -725,9 +729,12 @@ struct ConversationStoreTests {
         await store.remove(ids: [answerID])
 
         #expect(fixture.reports.all.count == 1)
-        let report = fixture.reports.all.first ?? ""
-        #expect(report.contains("could not save"))
-        #expect(report.contains("disk is full"))
+        guard case .notStored(let failure)? = fixture.reports.all.first else {
+            Issue.record("a failed write is reported as not stored")
+            return
+        }
+        #expect(failure.step == .using)
+        #expect(failure.reason == "disk is full")
         // Reading still works, and what was stored before is intact.
         let loaded = try await store.load(id).get()
         #expect(loaded.messages.map(\.content) == ["before the failure", "partial"])

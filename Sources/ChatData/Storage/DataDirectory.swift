@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where chat keeps its own files: `$XDG_DATA_HOME/chat`, else `~/.local/share/chat`. Private:
 /// the directory is made 0700.
 public struct DataDirectory: Sendable {
@@ -17,8 +23,17 @@ public struct DataDirectory: Sendable {
 
     /// Creates the directory (and its parents) if needed, mode 0700; false if it cannot.
     public func prepare() -> Bool {
-        FileSystem.isDirectory(path, mode: 0o700)
-            || (FileSystem.makeDirectory(path, mode: 0o700) && FileSystem.restrict(path, mode: 0o700))
+        unpreparedReason() == nil
+    }
+
+    /// Creates the directory (and its parents) if needed, mode 0700: nil when it is ready, else
+    /// the system's reason why not.
+    func unpreparedReason() -> String? {
+        if FileSystem.isDirectory(path, mode: 0o700) { return nil }
+        guard FileSystem.makeDirectory(path, mode: 0o700), FileSystem.restrict(path, mode: 0o700) else {
+            return String(cString: strerror(errno))
+        }
+        return nil
     }
 
     /// A file in the directory.

@@ -18,8 +18,9 @@ enum HistoryOpening {
 
     /// The open connection to the history database in `directory`.
     static func connect(in directory: DataDirectory) -> Result<SQLiteConnection, StorageError> {
-        guard directory.prepare() else {
-            return .failure(.database("cannot create \(directory.path)"))
+        if let reason = directory.unpreparedReason() {
+            return .failure(
+                .database(DatabaseFailure(.creatingDirectory(directory.path), kind: .denied, reason: reason)))
         }
         let path = directory.file("history.sqlite")
         // Creation and migration under an exclusive lock: several first runs may race here.
@@ -46,7 +47,9 @@ enum HistoryOpening {
             for suffix in ["", "-wal", "-shm"] { _ = FileSystem.restrictIfNeeded(path + suffix, mode: 0o600) }
             return .success(connection)
         } catch {
-            return .failure(.database("cannot open \(path): \(HistoryQueue.reason(error))"))
+            var failure = error.databaseFailure ?? DatabaseFailure(reason: "\(error)")
+            failure.step = .opening(path)
+            return .failure(.database(failure))
         }
     }
 
@@ -68,7 +71,7 @@ enum HistoryOpening {
         let mode = try connection.firstRow("PRAGMA journal_mode = WAL") { row throws(StorageError) in
             try row.column(0, as: String.self)
         }
-        guard mode == "wal" else { throw StorageError.database("cannot use WAL mode (\(mode ?? "no mode"))") }
+        guard mode == "wal" else { throw StorageError.unexpected("cannot use WAL mode (\(mode ?? "no mode"))") }
         // Closing runs no checkpoint (two fsyncs a run).
         try connection.disableCheckpointOnClose()
     }

@@ -11,14 +11,14 @@ final class HistoryQueue: @unchecked Sendable {
     private let queue = DispatchQueue(label: "chat.history")
     private var database: SQLiteConnection?
     private var openingError: StorageError?
-    private let report: @Sendable (String) -> Void
+    private let report: @Sendable (HistoryNotice) -> Void
     private let reported = Mutex(false)
 
     /// Starts opening the database with `connect`, as the queue's first job. `report` hears
     /// about a failed write, once: the chat goes on.
     init(
         connect: @escaping @Sendable () -> Result<SQLiteConnection, StorageError>,
-        report: @escaping @Sendable (String) -> Void
+        report: @escaping @Sendable (HistoryNotice) -> Void
     ) {
         self.report = report
         queue.async { [self] in
@@ -64,11 +64,7 @@ final class HistoryQueue: @unchecked Sendable {
                 return !reported
             }
             guard first else { return nil }
-            if openingError != nil {
-                report("history: \(Self.reason(error)); this conversation will not be stored")
-            } else {
-                report("history: could not save (history: \(Self.reason(error))); the conversation goes on unsaved")
-            }
+            report(.notStored(error.databaseFailure ?? DatabaseFailure(reason: "\(error)")))
             return nil
         }
     }
@@ -93,15 +89,8 @@ final class HistoryQueue: @unchecked Sendable {
     ) -> Result<T, StorageError> {
         if let error = openingError { return .failure(error) }
         return Result { () throws(StorageError) -> T in
-            guard let db = database else { throw StorageError.database("the history is not open") }
+            guard let db = database else { throw StorageError.unexpected("the history is not open") }
             return try db.transaction(writing: writing) { () throws(StorageError) -> T in try body(db) }
         }
-    }
-
-    /// The text of an error met while opening or writing the history: a `.database` error's
-    /// message (no other kind arises there).
-    static func reason(_ error: StorageError) -> String {
-        if case .database(let message) = error { return message }
-        return String(describing: error)
     }
 }

@@ -101,7 +101,7 @@ enum HistorySchema {
         try database.transaction(writing: true) { () throws(StorageError) in
             let stored = try userVersion(database)
             let version = stored == 0 ? try grdbVersion(database) : stored
-            guard version >= 0 else { throw StorageError.database("unknown history schema version \(version)") }
+            guard version >= 0 else { throw StorageError.unexpected("unknown history schema version \(version)") }
             for migration in migrations.dropFirst(version) { try database.execute(migration.sql) }
             let reached = max(version, migrations.count)
             if reached != stored { try database.execute("PRAGMA user_version = \(reached)") }

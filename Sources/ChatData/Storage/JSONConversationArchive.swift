@@ -22,7 +22,7 @@ public struct JSONConversationArchive: ConversationArchive {
             encoder.outputFormatting.insert(.prettyPrinted)
             return Array(try encoder.encode(ConversationFileDTO(conversation))) + [0x0A]
         } catch {
-            throw StorageError.file("could not encode the conversation: \(error)")
+            throw StorageError.unencodable(reason: "\(error)")
         }
     }
 
@@ -32,7 +32,7 @@ public struct JSONConversationArchive: ConversationArchive {
         do {
             try FileSystem.writeAtomically(bytes, to: path, mode: 0o600)
         } catch {
-            throw StorageError.file("cannot write \(path): \(error.reason)")
+            throw StorageError.file(path: path, operation: .write, reason: error.reason)
         }
     }
 
@@ -43,8 +43,8 @@ public struct JSONConversationArchive: ConversationArchive {
             bytes = try FileSystem.read(path)
         } catch {
             switch error {
-            case .missing: throw StorageError.file("\(path) does not exist")
-            case .unreadable(let reason): throw StorageError.file("cannot read \(path): \(reason)")
+            case .missing: throw StorageError.missingFile(path: path)
+            case .unreadable(let reason): throw StorageError.file(path: path, operation: .read, reason: reason)
             }
         }
         let file: ConversationFileDTO
@@ -57,7 +57,7 @@ public struct JSONConversationArchive: ConversationArchive {
             throw StorageError.notAConversation(path: path, format: file.format)
         }
         guard file.version <= ConversationFileDTO.currentVersion else {
-            throw StorageError.file("\(path) was written by a newer chat (version \(file.version))")
+            throw StorageError.newerFile(path: path, version: file.version)
         }
         return try file.toDomain(stream: true, home: home).get()
     }

@@ -17,7 +17,7 @@ enum MessageRows {
                 [id, conversation.title ?? "", now, now])
             return id
         }
-        throw StorageError.database("could not choose a conversation id")
+        throw StorageError.unexpected("could not choose a conversation id")
     }
 
     /// Inserts `messages` in one go, many rows per `INSERT`; returns their row ids. The

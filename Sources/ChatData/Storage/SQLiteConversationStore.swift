@@ -16,7 +16,7 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     /// about a failed write, once: the chat goes on.
     public static func open(
         in directory: DataDirectory, checkpointInterval: Duration = .seconds(1),
-        report: @escaping @Sendable (String) -> Void
+        report: @escaping @Sendable (HistoryNotice) -> Void
     ) async -> Result<SQLiteConversationStore, StorageError> {
         let store = openInBackground(in: directory, checkpointInterval: checkpointInterval, report: report)
         let error = await store.queue.openingFailure
@@ -29,7 +29,7 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     /// reads fail with the reason.
     public static func openInBackground(
         in directory: DataDirectory, checkpointInterval: Duration = .seconds(1),
-        report: @escaping @Sendable (String) -> Void
+        report: @escaping @Sendable (HistoryNotice) -> Void
     ) -> SQLiteConversationStore {
         SQLiteConversationStore(
             queue: HistoryQueue(connect: { HistoryOpening.connect(in: directory) }, report: report),

@@ -29,7 +29,7 @@ enum SearchIndex {
         let row = try db.firstRow(
             "SELECT (SELECT indexed_through FROM message_fts_progress), (SELECT IFNULL(MAX(id), 0) FROM message)"
         ) { row throws(StorageError) in (try row.column(0, as: Int64.self), try row.column(1, as: Int64.self)) }
-        guard let row else { throw StorageError.database("the search index's progress is missing") }
+        guard let row else { throw StorageError.unexpected("the search index's progress is missing") }
         return row
     }
 }

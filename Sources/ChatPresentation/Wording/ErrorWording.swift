@@ -51,8 +51,18 @@ public enum ErrorWording {
     /// The line for stored conversations that could not be used.
     public static func line(for error: StorageError) -> String {
         switch error {
-        case .file(let message):
-            return message
+        case .file(let path, .read, let reason):
+            return "cannot read \(path): \(reason)"
+        case .file(let path, .write, let reason):
+            return "cannot write \(path): \(reason)"
+        case .missingFile(let path):
+            return "\(path) does not exist"
+        case .newerFile(let path, let version):
+            return "\(path) was written by a newer chat (version \(version))"
+        case .unknownRole(let message, let role):
+            return "message \(message) has an unknown role \"\(role)\""
+        case .unencodable(let reason):
+            return "could not encode the conversation: \(reason)"
         case .notAConversation(let path, nil):
             return "\(path) is not a conversation saved by chat (/save writes one)"
         case .notAConversation(let path, let format?):
@@ -61,9 +71,44 @@ public enum ErrorWording {
             return "no conversation \(id) (chat --list shows them)"
         case .ambiguous(let id, let matches):
             return "\(id) could be \(matches.prefix(5).joined(separator: ", ")); give more of the id"
-        case .database(let message):
-            return "history: \(message)"
+        case .database(let failure):
+            return "history: " + describe(failure)
         }
+    }
+
+    /// What failed in the history database, and why.
+    private static func describe(_ failure: DatabaseFailure) -> String {
+        switch failure.step {
+        case .creatingDirectory(let path):
+            return "cannot create \(path)" + (failure.reason.isEmpty ? "" : ": \(failure.reason)")
+        case .opening(let path):
+            return "cannot open \(path): \(failure.reason)"
+        case .using:
+            return failure.reason
+        }
+    }
+
+    /// The line for what the history tells while the chat goes on.
+    public static func line(for notice: HistoryNotice) -> String {
+        switch notice {
+        case .notStored(let failure) where failure.step == .using:
+            return "history: could not save (history: \(failure.reason)); the conversation goes on unsaved"
+        case .notStored(let failure):
+            return "history: \(describe(failure)); this conversation will not be stored"
+        case .salvaged(let salvage):
+            return salvaged(salvage)
+        }
+    }
+
+    private static func salvaged(_ salvage: HistorySalvage) -> String {
+        var counts: [String] = []
+        if salvage.recovered > 0 || (salvage.partlyRecovered == 0 && salvage.unreadable == 0) {
+            counts.append("\(Counted.text(salvage.recovered, "conversation")) recovered")
+        }
+        if salvage.partlyRecovered > 0 { counts.append("\(salvage.partlyRecovered) recovered in part") }
+        if salvage.unreadable > 0 { counts.append("\(salvage.unreadable) could not be read") }
+        return "history: the database was damaged and a new one started: \(counts.joined(separator: ", ")); "
+            + "the damaged file is kept as \(salvage.damagedPath)"
     }
 
     /// The line for files that could not be attached.
