@@ -558,17 +558,16 @@ struct ConversationStoreTests {
         #expect(try fixture.schemaVersion() == 9)
     }
 
-    @Test func aFileThatIsNotADatabaseIsAClearErrorNotACrash() async throws {
-        #expect(fixture.directory.prepare())
-        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-        #expect(FileManager.default.createFile(atPath: fixture.databasePath, contents: garbage))
+    @Test func aHistoryThatCannotBeOpenedIsAClearErrorNotACrash() async throws {
+        // Where the database should be there is a directory: no file to open, nothing damaged.
+        try FileManager.default.createDirectory(atPath: fixture.databasePath, withIntermediateDirectories: true)
 
         switch await SQLiteConversationStore.open(in: fixture.directory, report: { _ in }) {
         case .failure(.database(let failure)):
             #expect(
                 failure
                     == DatabaseFailure(
-                        .opening(fixture.databasePath), kind: .damaged, reason: "file is not a database"))
+                        .opening(fixture.databasePath), kind: .denied, reason: "unable to open database file"))
         case let other:
             Issue.record("expected a database error, got \(other)")
         }
@@ -599,24 +598,40 @@ struct ConversationStoreTests {
         #expect(reports.all.isEmpty)
     }
 
-    @Test func aBackgroundOpeningThatFailsIsReportedOnceAtTheFirstWriteAndReadsFail() async throws {
-        #expect(fixture.directory.prepare())
-        #expect(FileManager.default.createFile(atPath: fixture.databasePath, contents: Data(repeating: 7, count: 4096)))
+    @Test func whatCannotBeStoredWhileTheHistoryCannotOpenIsStoredInOrderOnceItCan() async throws {
+        try FileManager.default.createDirectory(atPath: fixture.databasePath, withIntermediateDirectories: true)
         let reports = fixture.reports
         let store = SQLiteConversationStore.openInBackground(in: fixture.directory, report: { reports.add($0) })
 
-        #expect(await store.begin(Conversation(settings: settings)) == nil)
-        #expect(await store.append(user("lost"), settings: settings, systemPrompt: nil, to: "x") == nil)
+        // The conversation goes on in memory: an id, and provisional row ids.
+        let id = try #require(await store.begin(Conversation(settings: settings)))
+        let question = try #require(await store.append(user("kept"), settings: settings, systemPrompt: nil, to: id))
+        let answer = try #require(
+            await store.append(assistant("so", .interrupted), settings: settings, systemPrompt: nil, to: id))
+        #expect(question < 0 && answer < 0)
+        await store.update(assistant("so far"), id: answer)
         #expect(
             reports.all == [
                 .notStored(
-                    DatabaseFailure(.opening(fixture.databasePath), kind: .damaged, reason: "file is not a database"))
+                    DatabaseFailure(
+                        .opening(fixture.databasePath), kind: .denied, reason: "unable to open database file"))
             ])
         guard case .failure(.database(let failure)) = await store.list(limit: 5) else {
             Issue.record("a read of a history that could not open must fail")
             return
         }
-        #expect(failure.reason == "file is not a database")
+        #expect(failure.reason == "unable to open database file")
+        #expect(await store.unstored() == UnstoredMessages(count: 2, failure: failure))
+
+        // Once it can be opened, the next write stores everything, in order.
+        try FileManager.default.removeItem(atPath: fixture.databasePath)
+        await store.update(assistant("so far, and whole"), id: answer)
+        let loaded = try await store.load(id).get()
+        #expect(loaded.messages.map(\.content) == ["kept", "so far, and whole"])
+        #expect(loaded.messages.map(\.state) == [.complete, .complete])
+        #expect(loaded.messages.allSatisfy { ($0.storageID ?? 0) > 0 })
+        #expect(await store.unstored() == nil)
+        #expect(reports.all.count == 1)
     }
 
     @Test func closingLeavesTheWALForALaterCheckpoint() async throws {
@@ -708,7 +723,7 @@ struct ConversationStoreTests {
         #expect(try await fixture.open().list(limit: 20).get().count == 8)
     }
 
-    @Test func aFailedWriteIsReportedOnceAndTheChatGoesOn() async throws {
+    @Test func aFailedWriteIsReportedOnceAndEverythingIsStoredInOrderWhenWritesWorkAgain() async throws {
         let store = try await fixture.open()
         let id = try await store.conversation([user("before the failure")])
         let answerID = try #require(
@@ -723,10 +738,13 @@ struct ConversationStoreTests {
             try tamper.execute(
                 "CREATE TRIGGER fail_\(name) BEFORE \(event) BEGIN SELECT RAISE(FAIL, 'disk is full'); END")
         }
-        #expect(await store.begin(Conversation(settings: settings)) == nil)
-        #expect(await store.append(user("lost"), settings: settings, systemPrompt: nil, to: id) == nil)
+        let other = try #require(await store.begin(Conversation(settings: settings)))
+        let question = try #require(await store.append(user("kept"), settings: settings, systemPrompt: nil, to: id))
+        #expect(question < 0)
         await store.update(assistant("partial and more"), id: answerID)
-        await store.remove(ids: [answerID])
+        let answer = try #require(
+            await store.append(assistant("an answer"), settings: settings, systemPrompt: nil, to: id))
+        await store.remove(ids: [answer])
 
         #expect(fixture.reports.all.count == 1)
         guard case .notStored(let failure)? = fixture.reports.all.first else {
@@ -739,11 +757,16 @@ struct ConversationStoreTests {
         let loaded = try await store.load(id).get()
         #expect(loaded.messages.map(\.content) == ["before the failure", "partial"])
         #expect(loaded.messages.last?.state == .interrupted)
+        #expect(await store.unstored()?.count == 2)
 
-        // Once writes work again, they are stored; the report is not repeated.
+        // Once writes work again, everything is stored, in the order asked; the report is not
+        // repeated.
         for name in ["c", "i", "u", "d"] { try tamper.execute("DROP TRIGGER fail_\(name)") }
-        await store.update(assistant("partial, then whole"), id: answerID)
-        #expect(try await store.load(id).get().messages.last?.content == "partial, then whole")
+        await store.update(assistant("partial and more, then whole"), id: answerID)
+        let stored = try await store.load(id).get()
+        #expect(stored.messages.map(\.content) == ["before the failure", "partial and more, then whole", "kept"])
+        #expect(try await store.load(other).get().messages.isEmpty)
+        #expect(await store.unstored() == nil)
         #expect(fixture.reports.all.count == 1)
     }
 

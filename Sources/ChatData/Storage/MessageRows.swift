@@ -1,33 +1,38 @@
 import ChatDomain
 
 /// The rows of the history's `message` and `conversation` tables as chat writes them: a new
-/// conversation, messages stored in bulk, a message's update.
+/// conversation, messages stored in bulk, a message's update or removal.
 enum MessageRows {
-    /// Inserts `conversation` (no messages) under a new id, which it returns.
-    static func insert(_ conversation: Conversation, _ db: SQLiteConnection) throws(StorageError) -> String {
-        let now = HTTPDate.now()
-        for _ in 0..<20 {
-            let id = ConversationID.make()
-            let taken = try db.firstRow("SELECT 1 FROM conversation WHERE id = ?", [id]) { _ throws(StorageError) in
-                true
-            }
-            guard taken == nil else { continue }
-            try db.run(
-                "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
-                [id, conversation.title ?? "", now, now])
-            return id
-        }
-        throw StorageError.unexpected("could not choose a conversation id")
+    /// Inserts a conversation (no messages) under `id`.
+    static func insertConversation(id: String, title: String, at time: Double, _ db: SQLiteConnection)
+        throws(StorageError)
+    {
+        try db.run(
+            "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
+            [id, title, time, time])
     }
 
-    /// Inserts `messages` in one go, many rows per `INSERT`; returns their row ids. The
-    /// full-text index takes them in at the next search (`SearchIndex`), not here.
-    static func insert(
-        _ messages: [ChatMessage], settings: ChatSettings, systemPrompt: String?, into conversationID: String,
-        _ db: SQLiteConnection
-    ) throws(StorageError) -> [Int64] {
-        let now = HTTPDate.now()
-        let storedSettings = json(StoredSettingsDTO(settings))
+    /// A conversation id no stored conversation has (as far as `db` can tell, if it can be read).
+    static func unusedConversationID(_ db: SQLiteConnection?) -> String {
+        guard let db else { return ConversationID.make() }
+        for _ in 0..<20 {
+            let id = ConversationID.make()
+            if (try? conversationExists(id, db)) != true { return id }
+        }
+        return ConversationID.make()
+    }
+
+    /// Whether conversation `id` is stored.
+    static func conversationExists(_ id: String, _ db: SQLiteConnection) throws(StorageError) -> Bool {
+        try db.firstRow("SELECT 1 FROM conversation WHERE id = ?", [id]) { _ throws(StorageError) in true } != nil
+    }
+
+    /// Inserts the batch's messages in one go, many rows per `INSERT`; returns their row ids.
+    /// The full-text index takes them in at the next search (`SearchIndex`), not here.
+    static func insert(_ batch: MessageBatch, _ db: SQLiteConnection) throws(StorageError) -> [Int64] {
+        let messages = batch.messages
+        guard !messages.isEmpty else { return [] }
+        let storedSettings = json(StoredSettingsDTO(batch.settings))
         // Many rows (a `/load`ed conversation) touch many pages of the table and its index:
         // with the usual 256 KiB cache they are written out and read back again within the
         // transaction. A larger cache for this one write, given back after.
@@ -51,19 +56,19 @@ enum MessageRows {
             }
             var arguments = SQLiteArguments(capacity: rows.count * 14)
             for message in rows {
-                arguments.append(conversationID)
+                arguments.append(batch.conversationID)
                 arguments.append(message.role.rawValue)
                 arguments.append(message.content)
                 arguments.append(message.state.rawValue)
                 arguments.append(message.reasoning)
-                arguments.append(settings.model)
-                arguments.append(systemPrompt)
+                arguments.append(batch.settings.model)
+                arguments.append(batch.systemPrompt)
                 arguments.append(storedSettings)
                 arguments.append(message.usage?.promptTokens)
                 arguments.append(message.usage?.completionTokens)
                 arguments.append(message.usage?.totalTokens)
-                arguments.append(now)
-                arguments.append(now)
+                arguments.append(batch.at)
+                arguments.append(batch.at)
                 arguments.append(StoredImageDTO.column(message.images))
             }
             try insert.run(arguments)
@@ -78,15 +83,16 @@ enum MessageRows {
         if let question = messages.first(where: { $0.role == .user }) {
             try db.run(
                 "UPDATE conversation SET title = ? WHERE id = ? AND title = ''",
-                [ConversationTitle.make(from: question.content), conversationID])
+                [ConversationTitle.make(from: question.content), batch.conversationID])
         }
-        try touch(db, conversationID, now)
+        try touch(db, batch.conversationID, batch.at)
         return ids
     }
 
     /// Replaces a stored message's text, state, reasoning and usage.
-    static func update(_ message: ChatMessage, id: Int64, _ db: SQLiteConnection) throws(StorageError) {
-        let now = HTTPDate.now()
+    static func update(_ message: ChatMessage, id: Int64, at time: Double, _ db: SQLiteConnection)
+        throws(StorageError)
+    {
         try db.run(
             """
             UPDATE message SET content = ?, state = ?, reasoning = ?, prompt_tokens = ?,
@@ -94,12 +100,17 @@ enum MessageRows {
             """,
             [
                 message.content, message.state.rawValue, message.reasoning, message.usage?.promptTokens,
-                message.usage?.completionTokens, message.usage?.totalTokens, now, id,
+                message.usage?.completionTokens, message.usage?.totalTokens, time, id,
             ])
         let conversation = try db.firstRow("SELECT conversation_id FROM message WHERE id = ?", [id]) {
             row throws(StorageError) in try row.column(0, as: String.self)
         }
-        if let conversation { try touch(db, conversation, now) }
+        if let conversation { try touch(db, conversation, time) }
+    }
+
+    /// Removes stored messages.
+    static func remove(_ ids: [Int64], _ db: SQLiteConnection) throws(StorageError) {
+        for id in ids { try db.run("DELETE FROM message WHERE id = ?", [id]) }
     }
 
     /// `settings` as the `settings` column holds it.
@@ -120,7 +131,7 @@ enum MessageRows {
             """
     }
 
-    private static func touch(_ db: SQLiteConnection, _ id: String, _ now: Double) throws(StorageError) {
-        try db.run("UPDATE conversation SET updated_at = ? WHERE id = ?", [now, id])
+    private static func touch(_ db: SQLiteConnection, _ id: String, _ time: Double) throws(StorageError) {
+        try db.run("UPDATE conversation SET updated_at = ? WHERE id = ?", [time, id])
     }
 }

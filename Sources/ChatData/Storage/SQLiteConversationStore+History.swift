@@ -25,9 +25,9 @@ extension SQLiteConversationStore {
     /// there are some.
     private func catchUpSearchIndex() async -> Result<Void, StorageError> {
         await queue.onQueue { [queue] in
-            switch queue.transactionNow(writing: false, SearchIndex.isBehind) {
+            switch queue.transactionNow(writing: false, patience: .long, SearchIndex.isBehind) {
             case .success(false): return .success(())
-            case .success(true): return queue.transactionNow(writing: true, SearchIndex.catchUp)
+            case .success(true): return queue.transactionNow(writing: true, patience: .long, SearchIndex.catchUp)
             case .failure(let error): return .failure(error)
             }
         }
@@ -61,5 +61,9 @@ extension SQLiteConversationStore {
             let full = try ConversationQueries.resolve(db, id)
             try db.run("UPDATE conversation SET title = ? WHERE id = ?", [title, full])
         }
+    }
+
+    public func unstored() async -> UnstoredMessages? {
+        await queue.unstored()
     }
 }

@@ -2,7 +2,9 @@ import ChatDomain
 
 /// The history: every conversation in a SQLite database (WAL mode), written as it happens.
 /// Several `chat` processes may write at once; a busy timeout and a lock around creation and
-/// migration keep them from failing with "database is locked".
+/// migration keep them from failing with "database is locked". What cannot be written is kept
+/// in memory and written with the next write that succeeds; a damaged database is set aside and
+/// salvaged (`HistoryQueue`).
 ///
 /// The recorder's side is here, the history's (`ConversationHistory`) in
 /// `SQLiteConversationStore+History`; every use of the database runs on the store's
@@ -12,28 +14,28 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     /// How often a streaming answer is stored at least.
     let checkpointInterval: Duration
 
-    /// Opens (creating and migrating if needed) `history.sqlite` in `directory`. `report` hears
-    /// about a failed write, once: the chat goes on.
+    /// Opens (creating, migrating, or salvaging if needed) `history.sqlite` in `directory`.
+    /// `report` hears what the person should know while the chat goes on: a failed write
+    /// (once), a damaged database salvaged.
     public static func open(
         in directory: DataDirectory, checkpointInterval: Duration = .seconds(1),
         report: @escaping @Sendable (HistoryNotice) -> Void
     ) async -> Result<SQLiteConversationStore, StorageError> {
         let store = openInBackground(in: directory, checkpointInterval: checkpointInterval, report: report)
-        let error = await store.queue.openingFailure
+        let error = await store.queue.openingError
         return error.map { .failure($0) } ?? .success(store)
     }
 
     /// Starts opening the history and returns at once; every use comes after it. Why: opening
     /// reads the database and its WAL, a few milliseconds that can pass while the request is on
-    /// its way. If it fails, `report` hears why at the first write (once) and nothing is stored;
-    /// reads fail with the reason.
+    /// its way. If it fails, what is to be stored is kept in memory (and opening tried again at
+    /// each write); `report` hears why at the first write; reads fail with the reason.
     public static func openInBackground(
         in directory: DataDirectory, checkpointInterval: Duration = .seconds(1),
         report: @escaping @Sendable (HistoryNotice) -> Void
     ) -> SQLiteConversationStore {
         SQLiteConversationStore(
-            queue: HistoryQueue(connect: { HistoryOpening.connect(in: directory) }, report: report),
-            checkpointInterval: checkpointInterval)
+            queue: HistoryQueue(directory: directory, report: report), checkpointInterval: checkpointInterval)
     }
 
     private init(queue: HistoryQueue, checkpointInterval: Duration) {
@@ -43,8 +45,9 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
 
     // MARK: - ConversationRecorder
 
+    /// Stores a new conversation; its id, whether or not it could be written yet.
     public func begin(_ conversation: Conversation) async -> String? {
-        await queue.write { db throws(StorageError) in try MessageRows.insert(conversation, db) }
+        await begin(conversation, storing: [])?.id
     }
 
     /// The conversation and its first messages in one transaction: one commit, and the
@@ -53,39 +56,40 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     public func begin(_ conversation: Conversation, storing messages: [ChatMessage]) async
         -> (id: String, messageIDs: [Int64]?)?
     {
-        await queue.write { db throws(StorageError) -> (id: String, messageIDs: [Int64]?) in
-            let id = try MessageRows.insert(conversation, db)
-            guard !messages.isEmpty else { return (id, []) }
-            let ids = try MessageRows.insert(
-                messages, settings: conversation.settings, systemPrompt: conversation.systemPrompt, into: id, db)
-            return (id, ids)
+        let settings = (conversation.settings, conversation.systemPrompt, conversation.title ?? "")
+        return await queue.onQueue { [queue] in
+            let id = queue.unusedConversationID()
+            let now = HTTPDate.now()
+            var writes: [PendingWrites.Write] = [.conversation(id: id, title: settings.2, at: now)]
+            if !messages.isEmpty {
+                let batch = MessageBatch(
+                    conversationID: id, messages: messages, settings: settings.0, systemPrompt: settings.1, at: now)
+                writes.append(.messages(batch, ids: []))
+            }
+            return (id, queue.storeNow(writes, patience: .short).last ?? [])
         }
     }
 
     /// All of `messages` in one transaction (a `/load`ed conversation of a thousand turns is
-    /// stored at once, not in two thousand commits).
+    /// stored at once, not in two thousand commits). Their row ids, provisional (negative)
+    /// while they could not be written.
     public func append(
         contentsOf messages: [ChatMessage], settings: ChatSettings, systemPrompt: String?, to conversationID: String
     ) async -> [Int64]? {
         guard !messages.isEmpty else { return [] }
-        return await queue.write { db throws(StorageError) in
-            try MessageRows.insert(messages, settings: settings, systemPrompt: systemPrompt, into: conversationID, db)
-        }
+        let batch = MessageBatch(
+            conversationID: conversationID, messages: messages, settings: settings, systemPrompt: systemPrompt,
+            at: HTTPDate.now())
+        return await queue.store([.messages(batch, ids: [])], patience: .short).first
     }
 
     public func update(_ message: ChatMessage, id: Int64) async {
-        _ = await queue.write { db throws(StorageError) -> Bool in
-            try MessageRows.update(message, id: id, db)
-            return true
-        }
+        _ = await queue.store([.update(message, id: id, at: HTTPDate.now())], patience: .long)
     }
 
     public func remove(ids: [Int64]) async {
         guard !ids.isEmpty else { return }
-        _ = await queue.write { db throws(StorageError) -> Bool in
-            for id in ids { try db.run("DELETE FROM message WHERE id = ?", [id]) }
-            return true
-        }
+        _ = await queue.store([.remove(ids)], patience: .long)
     }
 
     public func recordAnswer(to conversationID: String, settings: ChatSettings, systemPrompt: String?)

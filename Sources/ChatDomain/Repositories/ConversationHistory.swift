@@ -19,6 +19,9 @@ public protocol ConversationHistory: Sendable {
     func delete(_ id: String) async -> Result<ConversationSummary, StorageError>
     /// Sets a conversation's title.
     func rename(_ id: String, title: String) async -> Result<Void, StorageError>
+    /// The messages of this run not stored yet (a write failed, and none has succeeded since),
+    /// after one more try to store them; nil when everything is stored.
+    func unstored() async -> UnstoredMessages?
 }
 
 extension ConversationHistory {
