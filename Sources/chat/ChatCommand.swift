@@ -99,7 +99,11 @@ enum ChatCommand {
             if case .completionValues = options.action, access(directory.file("history.sqlite"), F_OK) != 0 {
                 return 0
             }
-            switch await SQLiteConversationStore.open(in: directory, report: { _ in }) {
+            let style = errorStyle
+            let warn: @Sendable (HistoryNotice) -> Void = {
+                stderr.write(style.warning("chat: warning: " + ErrorWording.line(for: $0)) + "\n")
+            }
+            switch await SQLiteConversationStore.open(in: directory, report: warn) {
             case .success(let store):
                 return await HistoryMode(store: store, stdout: stdout, stderr: stderr, environment: environment)
                     .run(options)
@@ -143,13 +147,14 @@ enum ChatCommand {
         }
 
         var store: SQLiteConversationStore?
+        let warningStyle = errorStyle
+        let warn: @Sendable (String) -> Void = { stderr.write(warningStyle.warning("chat: warning: \($0)") + "\n") }
+        let historyWarnings = HistoryWarnings(warn)
         if settings.history {
-            let warningStyle = errorStyle
-            let warn: @Sendable (String) -> Void = { stderr.write(warningStyle.warning("chat: warning: \($0)") + "\n") }
             // Opened while the rest starts and the request goes out; the first use waits for it,
             // and hears (and reports) a failure.
             if let directory = DataDirectory(environment: environment) {
-                store = SQLiteConversationStore.openInBackground(in: directory) { warn(ErrorWording.line(for: $0)) }
+                store = SQLiteConversationStore.openInBackground(in: directory, report: historyWarnings.report)
             } else {
                 warn("no data directory (set HOME); this conversation will not be stored")
             }
@@ -158,7 +163,7 @@ enum ChatCommand {
         var session = Session(
             environment: environment, stdout: stdout, stderr: stderr, settings: settings,
             useCase: GPTChatUseCase(repository: repository, recorder: store, modelList: modelList),
-            history: store)
+            history: store, historyWarnings: historyWarnings)
         session.codeOnly = options.codeOnly
         if options.continueLast || options.conversationID != nil {
             guard let store else {

@@ -567,7 +567,8 @@ struct ConversationStoreTests {
             #expect(
                 failure
                     == DatabaseFailure(
-                        .opening(fixture.databasePath), kind: .denied, reason: "unable to open database file"))
+                        .opening(fixture.databasePath), kind: .denied,
+                        reason: "unable to open database file (Is a directory)"))
         case let other:
             Issue.record("expected a database error, got \(other)")
         }
@@ -614,13 +615,14 @@ struct ConversationStoreTests {
             reports.all == [
                 .notStored(
                     DatabaseFailure(
-                        .opening(fixture.databasePath), kind: .denied, reason: "unable to open database file"))
+                        .opening(fixture.databasePath), kind: .denied,
+                        reason: "unable to open database file (Is a directory)"))
             ])
         guard case .failure(.database(let failure)) = await store.list(limit: 5) else {
             Issue.record("a read of a history that could not open must fail")
             return
         }
-        #expect(failure.reason == "unable to open database file")
+        #expect(failure.reason == "unable to open database file (Is a directory)")
         #expect(await store.unstored() == UnstoredMessages(count: 2, failure: failure))
 
         // Once it can be opened, the next write stores everything, in order.

@@ -1,46 +1,10 @@
 import ChatDomain
+import ChatTestSupport
 import Foundation
 import Synchronization
 import Testing
 
 @testable import ChatData
-
-/// A small file system of its own: a tmpfs of `kilobytes`, mounted by the test (which needs
-/// root), unmounted when it goes.
-private final class SmallFileSystem {
-    let path = NSTemporaryDirectory() + "chat-full-\(UUID().uuidString)"
-    private var mounted = false
-
-    /// Whether this process may mount a tmpfs (root, with the capability to mount): tried once.
-    static let available: Bool = {
-        guard geteuid() == 0 else { return false }
-        let probe = SmallFileSystem()
-        return probe.mount(kilobytes: 64)
-    }()
-
-    func mount(kilobytes: Int) -> Bool {
-        guard mkdir(path, 0o700) == 0 || errno == EEXIST else { return false }
-        mounted = Glibc.mount("tmpfs", path, "tmpfs", 0, "size=\(kilobytes)k,mode=0700") == 0
-        return mounted
-    }
-
-    /// Fills what is left with one file; returns its path.
-    func fill() -> String {
-        let filler = path + "/filler"
-        let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let block = [UInt8](repeating: 0x46, count: 4096)
-        while write(fd, block, block.count) > 0 {}
-        // The last few bytes too, so not even a page is left.
-        while write(fd, block, 1) > 0 {}
-        close(fd)
-        return filler
-    }
-
-    deinit {
-        if mounted { umount2(path, 2) }  // MNT_DETACH
-        rmdir(path)
-    }
-}
 
 private final class Notices: Sendable {
     private let items = Mutex<[HistoryNotice]>([])
@@ -58,8 +22,7 @@ private final class Notices: Sendable {
         "needs root, to mount a small tmpfs and fill it (run the tests as root to try a full disk)"))
 struct FullDiskHistoryTests {
     @Test func whatIsSaidWhileTheDiskIsFullIsStoredInOrderOnceThereIsRoomAgain() async throws {
-        let disk = SmallFileSystem()
-        #expect(disk.mount(kilobytes: 1024))
+        let disk = try SmallFileSystem(kilobytes: 1024)
         let directory = try #require(DataDirectory(environment: ["XDG_DATA_HOME": disk.path, "HOME": "/nonexistent"]))
         let notices = Notices()
         let store = try await SQLiteConversationStore.open(
@@ -117,8 +80,7 @@ struct FullDiskHistoryTests {
     }
 
     @Test func aRunThatEndsWhileTheDiskIsFullSaysHowManyMessagesAreNotStored() async throws {
-        let disk = SmallFileSystem()
-        #expect(disk.mount(kilobytes: 1024))
+        let disk = try SmallFileSystem(kilobytes: 1024)
         let directory = try #require(DataDirectory(environment: ["XDG_DATA_HOME": disk.path, "HOME": "/nonexistent"]))
         let store = try await SQLiteConversationStore.open(in: directory, report: { _ in }).get()
         let settings = ChatSettings(model: "m")

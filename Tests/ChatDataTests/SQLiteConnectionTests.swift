@@ -182,10 +182,14 @@ struct SQLiteConnectionTests {
 
     @Test func aPathThatCannotBeADatabaseFailsToOpen() throws {
         let error = storageError { () throws(StorageError) in _ = try SQLiteConnection(path: file.directory) }
-        #expect(error == .database(DatabaseFailure(kind: .denied, reason: "unable to open database file")))
+        #expect(
+            error == .database(DatabaseFailure(kind: .denied, reason: "unable to open database file (Is a directory)")))
         let missing = storageError { () throws(StorageError) in
             _ = try SQLiteConnection(path: file.directory + "/no/such/dir/x.sqlite")
         }
-        #expect(missing == .database(DatabaseFailure(kind: .denied, reason: "unable to open database file")))
+        #expect(
+            missing
+                == .database(
+                    DatabaseFailure(kind: .denied, reason: "unable to open database file (No such file or directory)")))
     }
 }

@@ -164,6 +164,10 @@ struct ErrorWordingTests {
                 .database(DatabaseFailure(.creatingDirectory("/d"), kind: .denied, reason: "Permission denied")),
                 "history: cannot create /d: Permission denied"
             ),
+            (
+                .database(DatabaseFailure(.securingDirectory("/d"), kind: .denied, reason: "Operation not permitted")),
+                "history: cannot make /d private (this user's, mode 0700): Operation not permitted"
+            ),
         ] as [(StorageError, String)])
     func storageErrorLine(_ error: StorageError, _ line: String) {
         #expect(ErrorWording.line(for: error) == line)
@@ -174,11 +178,13 @@ struct ErrorWordingTests {
         arguments: [
             (
                 HistoryNotice.notStored(DatabaseFailure(kind: .full, reason: "database or disk is full")),
-                "history: could not save (history: database or disk is full); the conversation goes on unsaved"
+                "history: could not save (database or disk is full); the conversation goes on and is stored as soon "
+                    + "as a write succeeds"
             ),
             (
                 .notStored(DatabaseFailure(.opening("/d/history.sqlite"), kind: .denied, reason: "unable to open")),
-                "history: cannot open /d/history.sqlite: unable to open; this conversation will not be stored"
+                "history: cannot open /d/history.sqlite: unable to open; the conversation goes on and is stored as "
+                    + "soon as a write succeeds"
             ),
             (
                 .salvaged(HistorySalvage(damagedPath: "/d/h.damaged", recovered: 3, partlyRecovered: 1, unreadable: 2)),
@@ -193,5 +199,23 @@ struct ErrorWordingTests {
         ] as [(HistoryNotice, String)])
     func historyNoticeLine(_ notice: HistoryNotice, _ line: String) {
         #expect(ErrorWording.line(for: notice) == line)
+    }
+
+    @Test func unstoredMessagesAreCountedWithTheReasonAndWhereTheyAreKept() {
+        let full = UnstoredMessages(count: 2, failure: DatabaseFailure(kind: .full, reason: "database or disk is full"))
+        #expect(
+            ErrorWording.unstoredLine(full, keptIn: "/tmp/chat-unstored-k3v.json", fileFailure: nil)
+                == "history: 2 messages not stored (database or disk is full); the conversation is kept in "
+                + "/tmp/chat-unstored-k3v.json instead (/load it in chat -i to go on)")
+        #expect(
+            ErrorWording.unstoredLine(full, keptIn: nil, fileFailure: "/tmp: No space left on device")
+                == "history: 2 messages not stored (database or disk is full), and not kept elsewhere either "
+                + "(/tmp: No space left on device)")
+        let one = UnstoredMessages(
+            count: 1, failure: DatabaseFailure(.opening("/d/history.sqlite"), kind: .denied, reason: "unable to open"))
+        #expect(
+            ErrorWording.unstoredOffer(one)
+                == "history: 1 message not stored (cannot open /d/history.sqlite: unable to open): /save FILE keeps "
+                + "the conversation; /exit again leaves without it")
     }
 }

@@ -1,3 +1,5 @@
+import ChatDomain
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -23,15 +25,18 @@ public struct DataDirectory: Sendable {
 
     /// Creates the directory (and its parents) if needed, mode 0700; false if it cannot.
     public func prepare() -> Bool {
-        unpreparedReason() == nil
+        unprepared() == nil
     }
 
     /// Creates the directory (and its parents) if needed, mode 0700: nil when it is ready, else
-    /// the system's reason why not.
-    func unpreparedReason() -> String? {
+    /// which step failed, with the system's reason.
+    func unprepared() -> DatabaseFailure? {
         if FileSystem.isDirectory(path, mode: 0o700) { return nil }
-        guard FileSystem.makeDirectory(path, mode: 0o700), FileSystem.restrict(path, mode: 0o700) else {
-            return String(cString: strerror(errno))
+        guard FileSystem.makeDirectory(path, mode: 0o700) else {
+            return DatabaseFailure(.creatingDirectory(path), kind: .denied, reason: String(cString: strerror(errno)))
+        }
+        guard FileSystem.restrict(path, mode: 0o700) else {
+            return DatabaseFailure(.securingDirectory(path), kind: .denied, reason: String(cString: strerror(errno)))
         }
         return nil
     }

@@ -14,9 +14,7 @@ enum HistoryOpening {
 
     /// Opens the history database in `directory`, salvaging a damaged one.
     static func open(in directory: DataDirectory) -> Result<OpenHistory, DatabaseFailure> {
-        if let reason = directory.unpreparedReason() {
-            return .failure(DatabaseFailure(.creatingDirectory(directory.path), kind: .denied, reason: reason))
-        }
+        if let failure = directory.unprepared() { return .failure(failure) }
         let path = directory.file("history.sqlite")
         return HistoryLock.holding(directory.file("history.lock")) {
             let identity = FileIdentity(path: path)
@@ -153,7 +151,7 @@ enum HistoryPatience: Equatable {
         switch self {
         case .opening: return 5_000
         case .short: return 2_000
-        case .long: return 15_000
+        case .long: return 10_000
         }
     }
 }

@@ -23,6 +23,10 @@ final class HistoryQueue: @unchecked Sendable {
     private var lastFailure: DatabaseFailure?
     /// Whether a failed write was reported (once a run).
     private var reported = false
+    /// Whether a write gave up waiting for another process's lock: after that (or a report),
+    /// writes wait only briefly, so a process that hangs holding the lock costs each turn
+    /// little.
+    private var waitedOutALock = false
 
     /// Starts opening the history database in `directory`, as the queue's first job. `report`
     /// hears what the person should know: a failed write (once), a damaged database salvaged.
@@ -74,7 +78,7 @@ final class HistoryQueue: @unchecked Sendable {
     /// The messages not stored yet, after one more try; nil when everything is stored.
     func unstored() async -> UnstoredMessages? {
         await onQueue {
-            self.flush(patience: self.reported ? .short : .long)
+            self.flush(patience: .long)
             let count = self.pending.messageCount
             guard count > 0 else { return nil }
             return UnstoredMessages(count: count, failure: self.lastFailure ?? DatabaseFailure(reason: "not stored"))
@@ -88,7 +92,7 @@ final class HistoryQueue: @unchecked Sendable {
     private func flush(patience: HistoryPatience) -> Bool {
         guard !pending.isEmpty else { return true }
         let pending = self.pending
-        let outcome = transactionNow(writing: true, patience: reported ? .short : patience) {
+        let outcome = transactionNow(writing: true, patience: reported || waitedOutALock ? .short : patience) {
             db throws(StorageError) in try pending.store(db)
         }
         switch outcome {
@@ -98,6 +102,7 @@ final class HistoryQueue: @unchecked Sendable {
         case .failure(let error):
             let failure = error.databaseFailure ?? DatabaseFailure(reason: "\(error)")
             lastFailure = failure
+            if failure.kind == .locked { waitedOutALock = true }
             if !reported && !(failure.kind == .locked && patience == .short) {
                 reported = true
                 report(.notStored(failure))

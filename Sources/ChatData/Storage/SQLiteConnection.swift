@@ -1,6 +1,12 @@
 internal import CSQLite
 import ChatDomain
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One connection to a SQLite database, closed when it goes. Not for concurrent use: whoever
 /// owns it serializes the calls (the history store through its queue). Every failure is a
 /// `StorageError.database` with SQLite's own message and what kind of failure its code tells.
@@ -15,8 +21,9 @@ final class SQLiteConnection {
         guard code == SQLITE_OK, let handle else {
             // On most failures SQLite still returns a handle, holding the message; it must be closed.
             let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(handle)
-            throw Self.failure(code, message ?? Self.describe(code))
+            throw Self.failure(code, Self.withSystemReason(message ?? Self.describe(code), code, systemError))
         }
         self.handle = handle
     }
@@ -98,7 +105,20 @@ final class SQLiteConnection {
 
     /// The error SQLite reports for the last call on this connection that returned `code`.
     func error(_ code: Int32) -> StorageError {
-        Self.failure(code, sqlite3_errmsg(handle).map { String(cString: $0) } ?? Self.describe(code))
+        let message = sqlite3_errmsg(handle).map { String(cString: $0) } ?? Self.describe(code)
+        return Self.failure(code, Self.withSystemReason(message, code, sqlite3_system_errno(handle)))
+    }
+
+    /// SQLite's message, with the system's reason after it where SQLite's alone does not say
+    /// why ("unable to open database file (Permission denied)").
+    private static func withSystemReason(_ message: String, _ code: Int32, _ systemError: Int32) -> String {
+        switch code & 0xFF {
+        case SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_READONLY, SQLITE_PERM:
+            guard systemError != 0, let reason = strerror(systemError) else { return message }
+            return "\(message) (\(String(cString: reason)))"
+        default:
+            return message
+        }
     }
 
     /// The error for SQLite's result `code` (primary or extended) with `reason`.

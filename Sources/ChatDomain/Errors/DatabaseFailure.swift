@@ -5,6 +5,8 @@ public struct DatabaseFailure: Error, Sendable, Equatable {
     public enum Step: Sendable, Equatable {
         /// Creating the data directory at this path.
         case creatingDirectory(String)
+        /// Making the data directory at this path private (0700, this user's).
+        case securingDirectory(String)
         /// Opening (creating, migrating) the database file at this path.
         case opening(String)
         /// Reading or writing the open database.

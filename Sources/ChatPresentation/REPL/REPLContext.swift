@@ -116,6 +116,11 @@ final class REPLContext {
         parts.notes.write(parts.notesStyle.note(text) + "\n")
     }
 
+    /// One warning line, to the notes stream.
+    func warn(_ text: String) {
+        parts.notes.write(parts.notesStyle.warning("chat: warning: \(text)") + "\n")
+    }
+
     /// One error line, to the notes stream.
     func failure(_ text: String) {
         parts.notes.write(parts.notesStyle.error("chat: error: \(text)") + "\n")

@@ -80,7 +80,9 @@ public enum ErrorWording {
     private static func describe(_ failure: DatabaseFailure) -> String {
         switch failure.step {
         case .creatingDirectory(let path):
-            return "cannot create \(path)" + (failure.reason.isEmpty ? "" : ": \(failure.reason)")
+            return "cannot create \(path): \(failure.reason)"
+        case .securingDirectory(let path):
+            return "cannot make \(path) private (this user's, mode 0700): \(failure.reason)"
         case .opening(let path):
             return "cannot open \(path): \(failure.reason)"
         case .using:
@@ -92,12 +94,30 @@ public enum ErrorWording {
     public static func line(for notice: HistoryNotice) -> String {
         switch notice {
         case .notStored(let failure) where failure.step == .using:
-            return "history: could not save (history: \(failure.reason)); the conversation goes on unsaved"
+            return "history: could not save (\(failure.reason)); the conversation goes on and is stored as soon as "
+                + "a write succeeds"
         case .notStored(let failure):
-            return "history: \(describe(failure)); this conversation will not be stored"
+            return "history: \(describe(failure)); the conversation goes on and is stored as soon as a write succeeds"
         case .salvaged(let salvage):
             return salvaged(salvage)
         }
+    }
+
+    /// The line for messages a run ended without storing: kept in `file` instead, or, when
+    /// that could not be written either, lost for `fileFailure`.
+    public static func unstoredLine(_ unstored: UnstoredMessages, keptIn file: String?, fileFailure: String?) -> String
+    {
+        let what = "history: \(Counted.text(unstored.count, "message")) not stored (\(describe(unstored.failure)))"
+        if let file {
+            return "\(what); the conversation is kept in \(file) instead (/load it in chat -i to go on)"
+        }
+        return "\(what), and not kept elsewhere either (\(fileFailure ?? "no temporary directory"))"
+    }
+
+    /// The REPL's line, before it ends, for messages the history still could not store.
+    public static func unstoredOffer(_ unstored: UnstoredMessages) -> String {
+        "history: \(Counted.text(unstored.count, "message")) not stored (\(describe(unstored.failure))): "
+            + "/save FILE keeps the conversation; /exit again leaves without it"
     }
 
     private static func salvaged(_ salvage: HistorySalvage) -> String {
