@@ -12,6 +12,7 @@ private enum Entry: Equatable {
     case append(id: Int64, role: Role, content: String, state: MessageState, usage: TokenUsage?, requestsSent: Int)
     case update(id: Int64, content: String, state: MessageState, usage: TokenUsage?)
     case remove([Int64])
+    case branch(after: Int64?)
     case event(ChatEvent)
     /// An event handed to the answer's recording.
     case recorded(ChatEvent)
@@ -97,6 +98,10 @@ private final class MemoryRecorder: ConversationRecorder {
             state.entries.append(.remove(ids))
             for id in ids { state.rows[id] = nil }
         }
+    }
+
+    func branch(_ conversationID: String, after messageID: Int64?) async {
+        state.withLock { $0.entries.append(.branch(after: messageID)) }
     }
 
     func recordAnswer(to conversationID: String, settings: ChatSettings, systemPrompt: String?)

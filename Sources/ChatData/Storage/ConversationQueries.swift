@@ -86,9 +86,9 @@ enum ConversationQueries {
     ) throws(StorageError) -> [ConversationSummary] {
         try db.rows(
             """
-            SELECT c.id, c.title, c.created_at, c.updated_at,
+            SELECT c.id, c.title, c.created_at, c.updated_at, c.parent_id, c.branched_from, c.branch_turn,
                 (SELECT model FROM message WHERE conversation_id = c.id ORDER BY id DESC LIMIT 1) AS model,
-                (SELECT COUNT(*) FROM message WHERE conversation_id = c.id AND role = 'assistant') AS turns
+                \(answersOnBranch) AS turns
             FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT \(limit ?? -1)
             """,
             arguments
@@ -96,8 +96,31 @@ enum ConversationQueries {
             ConversationSummary(
                 id: try row.column("id"), title: try row.column("title"),
                 model: try row.column("model", as: String?.self) ?? "", createdAt: try row.column("created_at"),
-                updatedAt: try row.column("updated_at"), turns: try row.column("turns"))
+                updatedAt: try row.column("updated_at"), turns: try row.column("turns"),
+                branchedFrom: try branchPoint(row))
         }
+    }
+
+    /// The answers on the branch conversation `c` shows, as `BranchTree` finds it: from the
+    /// head (or, past messages an older release added, the newest) up through each message's
+    /// parent (0: none; NULL: the message before it).
+    private static let answersOnBranch = """
+        (WITH RECURSIVE branch(id) AS (
+            SELECT NULLIF(\(BranchTree.headSQL), 0)
+            UNION ALL
+            SELECT CASE WHEN m.parent_id IS NULL THEN
+                    (SELECT MAX(p.id) FROM message p WHERE p.conversation_id = m.conversation_id AND p.id < m.id)
+                WHEN m.parent_id = 0 THEN NULL ELSE m.parent_id END
+            FROM message m JOIN branch b ON m.id = b.id
+        ) SELECT COUNT(*) FROM message WHERE id IN (SELECT id FROM branch) AND role = 'assistant')
+        """
+
+    /// Where the conversation on `row` branched off another, if it did.
+    private static func branchPoint(_ row: SQLiteStatement) throws(StorageError) -> BranchPoint? {
+        guard let parent = try row.column("parent_id", as: String?.self) else { return nil }
+        return BranchPoint(
+            conversationID: parent, messageID: try row.column("branched_from"),
+            turn: try row.column("branch_turn", as: Int?.self) ?? 0)
     }
 
     /// The most recently used conversation (with `answeredOnly`, of those with an answer).
@@ -110,33 +133,61 @@ enum ConversationQueries {
         return try conversation(db, id: id)
     }
 
-    /// Conversation `id` (a full id) with its messages.
+    /// Conversation `id` (a full id) with the messages of the branch it shows.
     static func conversation(_ db: SQLiteConnection, id: String) throws(StorageError) -> Conversation {
-        let title = try db.firstRow("SELECT title FROM conversation WHERE id = ?", [id]) { row throws(StorageError) in
+        let found = try db.firstRow(
+            "SELECT title, head_id, parent_id, branched_from, branch_turn FROM conversation WHERE id = ?", [id]
+        ) { row throws(StorageError) in
+            (try row.column("title", as: String.self), try row.column("head_id", as: Int64?.self), try branchPoint(row))
+        }
+        guard let (title, head, branchedFrom) = found else { throw StorageError.notFound(id: id) }
+        let rows = try db.rows("SELECT * FROM message WHERE conversation_id = ? ORDER BY id", [id]) {
+            row throws(StorageError) -> (message: ChatMessage, parentID: Int64?, stored: StoredAlongside) in
+            (try message(row), try row.column("parent_id"), try StoredAlongside(row))
+        }
+        let tree = BranchTree(rows.map { ($0.message.storageID ?? 0, $0.parentID) })
+        let shown = Set(tree.branch(endingAt: tree.head(stored: head)))
+        let branch = rows.filter { shown.contains($0.message.storageID ?? 0) }
+        let alongside = StoredAlongside.conversation(from: branch.map(\.stored))
+        return Conversation(
+            systemPrompt: alongside.systemPrompt, settings: alongside.settings, messages: branch.map(\.message), id: id,
+            title: title.isEmpty ? nil : title, branchedFrom: branchedFrom)
+    }
+
+    /// The messages stored with the same parent as message `id` (a stored one), oldest first.
+    static func alternatives(to id: Int64, _ db: SQLiteConnection) throws(StorageError) -> [ChatMessage] {
+        guard let conversation = try conversationID(of: id, db) else { return [] }
+        let siblings = try BranchTree.read(conversation, db).siblings(of: id)
+        let role = try db.firstRow("SELECT role FROM message WHERE id = ?", [id]) { row throws(StorageError) in
             try row.column(0, as: String.self)
         }
-        guard let title else { throw StorageError.notFound(id: id) }
-        var model = ""
-        var systemPrompt: String?
-        var storedSettings: String?
-        let messages = try db.rows("SELECT * FROM message WHERE conversation_id = ? ORDER BY id", [id]) {
-            row throws(StorageError) -> ChatMessage in
-            model = try row.column("model", as: String?.self) ?? model
-            systemPrompt = try row.column("system_prompt")
-            storedSettings = try row.column("settings", as: String?.self) ?? storedSettings
-            return try message(row)
+        var alternatives: [ChatMessage] = []
+        for sibling in siblings {
+            let found = try db.firstRow("SELECT * FROM message WHERE id = ? AND role IS ?", [sibling, role]) {
+                row throws(StorageError) in try message(row)
+            }
+            if let found { alternatives.append(found) }
         }
-        // The settings of the newest message that has them (rows stored before have none); ones
-        // that cannot be read are left out, not the conversation.
-        var settings = ChatSettings(model: model)
-        if let storedSettings,
-            let stored = try? JSON.decode(StoredSettingsDTO.self, from: storedSettings, using: JSON.decoder())
-        {
-            settings = stored.applied(to: settings)
+        return alternatives
+    }
+
+    /// Makes the branch through message `id` (down to its newest message) the one conversation
+    /// `conversationID` shows; returns the conversation.
+    static func showBranch(through id: Int64, of conversationID: String, _ db: SQLiteConnection) throws(StorageError)
+        -> Conversation
+    {
+        guard try self.conversationID(of: id, db) == conversationID else {
+            throw StorageError.notFound(id: conversationID)
         }
-        return Conversation(
-            systemPrompt: systemPrompt, settings: settings, messages: messages, id: id,
-            title: title.isEmpty ? nil : title)
+        try MessageRows.setHead(of: conversationID, to: try BranchTree.read(conversationID, db).newest(through: id), db)
+        return try conversation(db, id: conversationID)
+    }
+
+    /// The conversation message `id` belongs to.
+    private static func conversationID(of id: Int64, _ db: SQLiteConnection) throws(StorageError) -> String? {
+        try db.firstRow("SELECT conversation_id FROM message WHERE id = ?", [id]) { row throws(StorageError) in
+            try row.column(0, as: String.self)
+        }
     }
 
     /// The message a `message` row holds.

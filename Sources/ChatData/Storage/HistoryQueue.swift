@@ -123,6 +123,20 @@ final class HistoryQueue: @unchecked Sendable {
         }
     }
 
+    /// `body` in a transaction on the queue after what is pending was stored (if it could be),
+    /// with message `id` as its row id (nil while it is not stored).
+    func afterPending<T: Sendable>(
+        writing: Bool, resolving id: Int64,
+        _ body: @escaping @Sendable (SQLiteConnection, Int64?) throws(StorageError) -> T
+    ) async -> Result<T, StorageError> {
+        await onQueue {
+            self.flush(patience: .long)
+            let row = self.pending.rowID(for: id)
+            return self.transactionNow(writing: writing, patience: .long) { db throws(StorageError) in try body(db, row)
+            }
+        }
+    }
+
     /// `body` in a read transaction on the queue.
     func read<T: Sendable>(
         _ body: @escaping @Sendable (SQLiteConnection) throws(StorageError) -> T

@@ -91,6 +91,26 @@ enum HistorySchema {
             END;
             """
         ),
+        (
+            // Branches. Each message names the one it follows (`parent_id`; 0 for the first of
+            // its branch; NULL in a row an older release added since: the one before it). The
+            // messages that follow one another from a first message form a branch; a message
+            // with siblings (an answer `/retry` replaced, a question `/edit` asked again) starts
+            // one branch each. A conversation shows the branch that ends at `head_id`, and
+            // names the conversation it branched off (`/fork`), the message there and its turn.
+            "v6-branches",
+            """
+            ALTER TABLE message ADD COLUMN parent_id INTEGER;
+            ALTER TABLE conversation ADD COLUMN head_id INTEGER;
+            ALTER TABLE conversation ADD COLUMN parent_id TEXT;
+            ALTER TABLE conversation ADD COLUMN branched_from INTEGER;
+            ALTER TABLE conversation ADD COLUMN branch_turn INTEGER;
+            UPDATE message SET parent_id = IFNULL(
+                (SELECT MAX(p.id) FROM message p WHERE p.conversation_id = message.conversation_id AND p.id < message.id),
+                0);
+            UPDATE conversation SET head_id = (SELECT MAX(id) FROM message WHERE conversation_id = conversation.id);
+            """
+        ),
     ]
 
     /// Brings `database` up to the last version, in one transaction. A database a newer release

@@ -3,13 +3,17 @@ import ChatDomain
 /// The rows of the history's `message` and `conversation` tables as chat writes them: a new
 /// conversation, messages stored in bulk, a message's update or removal.
 enum MessageRows {
-    /// Inserts a conversation (no messages) under `id`.
-    static func insertConversation(id: String, title: String, at time: Double, _ db: SQLiteConnection)
-        throws(StorageError)
-    {
+    /// Inserts a conversation (no messages) under `id`; `branchedFrom` names the one it
+    /// branched off, if any.
+    static func insertConversation(
+        id: String, title: String, branchedFrom: BranchPoint?, at time: Double, _ db: SQLiteConnection
+    ) throws(StorageError) {
         try db.run(
-            "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
-            [id, title, time, time])
+            """
+            INSERT INTO conversation (id, title, created_at, updated_at, parent_id, branched_from, branch_turn)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [id, title, time, time, branchedFrom?.conversationID, branchedFrom?.messageID, branchedFrom?.turn])
     }
 
     /// A conversation id no stored conversation has (as far as `db` can tell, if it can be read).
@@ -27,12 +31,15 @@ enum MessageRows {
         try db.firstRow("SELECT 1 FROM conversation WHERE id = ?", [id]) { _ throws(StorageError) in true } != nil
     }
 
-    /// Inserts the batch's messages in one go, many rows per `INSERT`; returns their row ids.
-    /// The full-text index takes them in at the next search (`SearchIndex`), not here.
+    /// Inserts the batch's messages in one go, many rows per `INSERT`, each following the one
+    /// before it and the first following the conversation's head (they become the end of the
+    /// branch shown); returns their row ids. The full-text index takes them in at the next
+    /// search (`SearchIndex`), not here.
     static func insert(_ batch: MessageBatch, _ db: SQLiteConnection) throws(StorageError) -> [Int64] {
         let messages = batch.messages
         guard !messages.isEmpty else { return [] }
         let storedSettings = json(StoredSettingsDTO(batch.settings))
+        let parent = try head(of: batch.conversationID, db)
         // Many rows (a `/load`ed conversation) touch many pages of the table and its index:
         // with the usual 256 KiB cache they are written out and read back again within the
         // transaction. A larger cache for this one write, given back after.
@@ -54,8 +61,8 @@ enum MessageRows {
                 insert = try SQLiteStatement(insertSQL(rows: rows.count), on: db)
                 if rows.count == rowsPerInsert { full = insert }
             }
-            var arguments = SQLiteArguments(capacity: rows.count * 14)
-            for message in rows {
+            var arguments = SQLiteArguments(capacity: rows.count * 15)
+            for (offset, message) in zip(rows.indices, rows) {
                 arguments.append(batch.conversationID)
                 arguments.append(message.role.rawValue)
                 arguments.append(message.content)
@@ -70,6 +77,8 @@ enum MessageRows {
                 arguments.append(batch.at)
                 arguments.append(batch.at)
                 arguments.append(StoredImageDTO.column(message.images))
+                // The first follows the head; the others, the one before, set below.
+                arguments.append(offset == 0 ? parent : nil)
             }
             try insert.run(arguments)
             // One INSERT in a write transaction numbers its rows one after another, in the
@@ -79,14 +88,33 @@ enum MessageRows {
             ids += (last - Int64(rows.count) + 1)...last
             start += rows.count
         }
+        if let first = ids.first, let last = ids.last, last > first {
+            try db.run("UPDATE message SET parent_id = id - 1 WHERE id > ? AND id <= ?", [first, last])
+        }
         // A conversation is titled after its first question.
         if let question = messages.first(where: { $0.role == .user }) {
             try db.run(
                 "UPDATE conversation SET title = ? WHERE id = ? AND title = ''",
                 [ConversationTitle.make(from: question.content), batch.conversationID])
         }
-        try touch(db, batch.conversationID, batch.at)
+        try db.run(
+            "UPDATE conversation SET updated_at = ?, head_id = ? WHERE id = ?",
+            [batch.at, ids.last, batch.conversationID])
         return ids
+    }
+
+    /// The message what is stored next in a conversation follows: the end of the branch it
+    /// shows (`BranchTree.head`; 0: none, the next starts a branch).
+    private static func head(of conversationID: String, _ db: SQLiteConnection) throws(StorageError) -> Int64 {
+        try db.firstRow("SELECT \(BranchTree.headSQL) FROM conversation c WHERE id = ?", [conversationID]) {
+            row throws(StorageError) in try row.column(0, as: Int64.self)
+        } ?? 0
+    }
+
+    /// Makes message `messageID` (nil: none, the next starts a branch of its own) the end of
+    /// the branch conversation `conversationID` shows.
+    static func setHead(of conversationID: String, to messageID: Int64?, _ db: SQLiteConnection) throws(StorageError) {
+        try db.run("UPDATE conversation SET head_id = ? WHERE id = ?", [messageID ?? 0, conversationID])
     }
 
     /// Replaces a stored message's text, state, reasoning and usage.
@@ -108,9 +136,25 @@ enum MessageRows {
         if let conversation { try touch(db, conversation, time) }
     }
 
-    /// Removes stored messages.
+    /// Removes stored messages and every message that follows them, on any branch; a branch
+    /// shown that ended among them ends where they began.
     static func remove(_ ids: [Int64], _ db: SQLiteConnection) throws(StorageError) {
-        for id in ids { try db.run("DELETE FROM message WHERE id = ?", [id]) }
+        guard !ids.isEmpty else { return }
+        let conversations = try db.rows(
+            "SELECT DISTINCT conversation_id FROM message WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))",
+            ids
+        ) { row throws(StorageError) in try row.column(0, as: String.self) }
+        for conversation in conversations {
+            let tree = try BranchTree.read(conversation, db)
+            let removed = ids.reduce(into: Set<Int64>()) { $0.formUnion(tree.descendants(of: $1)) }
+            for id in removed.sorted(by: >) { try db.run("DELETE FROM message WHERE id = ?", [id]) }
+            let stored = try db.firstRow("SELECT head_id FROM conversation WHERE id = ?", [conversation]) {
+                row throws(StorageError) in try row.column(0, as: Int64?.self)
+            }
+            if let head = tree.head(stored: stored ?? nil), removed.contains(head) {
+                try setHead(of: conversation, to: tree.nearest(to: head, outside: removed), db)
+            }
+        }
     }
 
     /// `settings` as the `settings` column holds it.
@@ -118,15 +162,15 @@ enum MessageRows {
         settings.jsonBytes.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    /// 71 rows of 14 values: under the 999 bound values SQLite allowed before 3.32.
-    private static let rowsPerInsert = 71
+    /// 66 rows of 15 values: under the 999 bound values SQLite allowed before 3.32.
+    private static let rowsPerInsert = 66
 
     /// An INSERT of `rows` messages.
     private static func insertSQL(rows: Int) -> String {
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
         return """
             INSERT INTO message (conversation_id, role, content, state, reasoning, model, system_prompt, settings,
-                prompt_tokens, completion_tokens, total_tokens, created_at, updated_at, images)
+                prompt_tokens, completion_tokens, total_tokens, created_at, updated_at, images, parent_id)
             VALUES \(values.joined(separator: ", "))
             """
     }

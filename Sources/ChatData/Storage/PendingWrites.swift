@@ -10,14 +10,16 @@ import ChatDomain
 struct PendingWrites {
     /// One write, as it was asked for.
     enum Write {
-        /// A new conversation, under an id chosen already.
-        case conversation(id: String, title: String, at: Double)
+        /// A new conversation, under an id chosen already, and where it branched off another.
+        case conversation(id: String, title: String, branchedFrom: BranchPoint?, at: Double)
         /// Messages at the end of a conversation, with their provisional ids.
         case messages(MessageBatch, ids: [Int64])
         /// A stored message's new text, state, reasoning and usage.
         case update(ChatMessage, id: Int64, at: Double)
         /// Messages removed.
         case remove([Int64])
+        /// What is stored next in a conversation follows this message (nil: none).
+        case branch(conversationID: String, after: Int64?)
     }
 
     private(set) var writes: [Write] = []
@@ -35,7 +37,7 @@ struct PendingWrites {
             switch write {
             case .messages(let batch, _): inserted += batch.messages.count
             case .update(_, let id, _) where id > 0: updated.insert(id)
-            case .conversation, .update, .remove: break
+            case .conversation, .update, .remove, .branch: break
             }
         }
         return inserted + updated.count
@@ -57,7 +59,7 @@ struct PendingWrites {
             // Messages not stored yet are taken out of their pending insert instead.
             let stored = ids.filter { !unstore($0) }
             if !stored.isEmpty { writes.append(.remove(stored)) }
-        case .conversation:
+        case .conversation, .branch:
             writes.append(write)
         }
         return []
@@ -89,8 +91,10 @@ struct PendingWrites {
         func row(_ id: Int64) -> Int64? { id > 0 ? id : stored[id] ?? assigned[id] }
         for write in writes {
             switch write {
-            case .conversation(let id, let title, let at):
-                try MessageRows.insertConversation(id: id, title: title, at: at, db)
+            case .conversation(let id, let title, let branchedFrom, let at):
+                var branchedFrom = branchedFrom
+                if let messageID = branchedFrom?.messageID { branchedFrom?.messageID = row(messageID) }
+                try MessageRows.insertConversation(id: id, title: title, branchedFrom: branchedFrom, at: at, db)
             case .messages(let batch, let ids):
                 // A conversation deleted meanwhile (by `chat --delete` elsewhere) takes no more.
                 guard try MessageRows.conversationExists(batch.conversationID, db) else { continue }
@@ -99,6 +103,8 @@ struct PendingWrites {
                 if let id = row(id) { try MessageRows.update(message, id: id, at: at, db) }
             case .remove(let ids):
                 try MessageRows.remove(ids.compactMap(row), db)
+            case .branch(let conversationID, let after):
+                try MessageRows.setHead(of: conversationID, to: after.flatMap(row), db)
             }
         }
         return assigned
@@ -129,7 +135,7 @@ struct PendingWrites {
                 guard index == writes.count - 1 else { return false }
                 writes[index] = .update(message, id: id, at: at)
                 return true
-            case .conversation, .update, .remove:
+            case .conversation, .update, .remove, .branch:
                 continue
             }
         }

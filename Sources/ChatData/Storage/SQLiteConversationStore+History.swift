@@ -66,4 +66,24 @@ extension SQLiteConversationStore {
     public func unstored() async -> UnstoredMessages? {
         await queue.unstored()
     }
+
+    public func branch(_ conversationID: String, after messageID: Int64?) async {
+        _ = await queue.store([.branch(conversationID: conversationID, after: messageID)], patience: .long)
+    }
+
+    public func alternatives(to messageID: Int64) async -> Result<[ChatMessage], StorageError> {
+        await queue.afterPending(writing: false, resolving: messageID) { db, row throws(StorageError) in
+            guard let row else { return [] }
+            return try ConversationQueries.alternatives(to: row, db)
+        }
+    }
+
+    public func showBranch(through messageID: Int64, of conversationID: String) async
+        -> Result<Conversation, StorageError>
+    {
+        await queue.afterPending(writing: true, resolving: messageID) { db, row throws(StorageError) in
+            guard let row else { throw StorageError.notFound(id: conversationID) }
+            return try ConversationQueries.showBranch(through: row, of: conversationID, db)
+        }
+    }
 }

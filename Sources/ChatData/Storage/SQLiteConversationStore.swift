@@ -57,10 +57,13 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         -> (id: String, messageIDs: [Int64]?)?
     {
         let settings = (conversation.settings, conversation.systemPrompt, conversation.title ?? "")
+        let branchedFrom = conversation.branchedFrom
         return await queue.onQueue { [queue] in
             let id = queue.unusedConversationID()
             let now = HTTPDate.now()
-            var writes: [PendingWrites.Write] = [.conversation(id: id, title: settings.2, at: now)]
+            var writes: [PendingWrites.Write] = [
+                .conversation(id: id, title: settings.2, branchedFrom: branchedFrom, at: now)
+            ]
             if !messages.isEmpty {
                 let batch = MessageBatch(
                     conversationID: id, messages: messages, settings: settings.0, systemPrompt: settings.1, at: now)

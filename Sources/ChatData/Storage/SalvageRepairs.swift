@@ -1,7 +1,8 @@
 import ChatDomain
 
 /// What a salvage mends in the new database once the rows that could be read are in: a row for
-/// each conversation whose own row was lost, and message ids that are never handed out again.
+/// each conversation whose own row was lost, branches that named a message that was lost, and
+/// message ids that are never handed out again.
 enum SalvageRepairs {
     /// The names of `table`'s columns in the database `db` is connected to.
     static func columns(of table: String, _ db: SQLiteConnection) throws(StorageError) -> Set<String> {
@@ -14,6 +15,7 @@ enum SalvageRepairs {
     /// Mends what the copy from `damaged` left in `db`: run in the copy's transaction.
     static func apply(_ db: SQLiteConnection, damaged: SQLiteConnection) throws(StorageError) {
         try makeLostConversations(db)
+        try mendBranches(db)
         try keepIDsUnused(db, damaged: damaged)
     }
 
@@ -36,6 +38,18 @@ enum SalvageRepairs {
                 "INSERT INTO conversation (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)",
                 [id, question.map(ConversationTitle.make(from:)) ?? "", created, updated])
         }
+    }
+
+    /// A message whose parent was lost follows the one before it (as a row an older release
+    /// added does); a conversation whose head was lost shows its newest message.
+    private static func mendBranches(_ db: SQLiteConnection) throws(StorageError) {
+        try db.execute(
+            """
+            UPDATE message SET parent_id = NULL
+            WHERE parent_id IS NOT NULL AND parent_id != 0 AND parent_id NOT IN (SELECT id FROM message);
+            UPDATE conversation SET head_id = NULL
+            WHERE head_id IS NOT NULL AND head_id != 0 AND head_id NOT IN (SELECT id FROM message);
+            """)
     }
 
     /// New messages get ids past every one the damaged database handed out (its own count, or,

@@ -16,8 +16,13 @@ public protocol ConversationRecorder: Sendable {
     ) async -> [Int64]?
     /// Replaces a stored message's text, state, reasoning and usage.
     func update(_ message: ChatMessage, id: Int64) async
-    /// Removes stored messages (`/undo`, `/retry`): only the person's own actions remove anything.
+    /// Removes stored messages, and those that branch off them (`/undo`): only the person's
+    /// own actions remove anything.
     func remove(ids: [Int64]) async
+    /// Starts a new branch of conversation `conversationID` after message `messageID` (nil:
+    /// before its first): what is stored next follows that message, and the messages that
+    /// followed it stay stored, on a branch of their own (`/retry`, `/edit N`).
+    func branch(_ conversationID: String, after messageID: Int64?) async
     /// Starts storing an answer of conversation `conversationID` while it streams. The recorder
     /// decides when to write what has arrived (so a crash loses little of it) and stores the
     /// answer as it ended at `finish`.
