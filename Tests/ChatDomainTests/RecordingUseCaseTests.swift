@@ -308,7 +308,7 @@ struct RecordingUseCaseTests {
         #expect(conversation.messages.map(\.state) == [.failed])
     }
 
-    @Test func retryReplacesTheStoredAnswer() async {
+    @Test func retryReplacesTheAnswerAndKeepsTheReplacedOneOnABranchOfItsOwn() async {
         let (useCase, _, recorder) = makeUseCase([
             .answer([.text("Half")], failure: .streamCut("eof")), answer("Whole"),
         ])
@@ -319,10 +319,14 @@ struct RecordingUseCaseTests {
         let reply = await useCase.retry(in: &conversation) { _ in }
 
         #expect(reply.answer?.content == "Whole")
-        #expect(recorder.entries.contains(.remove([2])))
-        #expect(recorder.rowIDs == [1, 3])
-        #expect(recorder.rows.map(\.content) == ["Question", "Whole"])
-        #expect(recorder.rows.map(\.state) == [.complete, .complete])
+        // The new answer follows the question: a branch after it, before the answer is stored.
+        let branch = recorder.entries.firstIndex(of: .branch(after: 1))
+        let stored = recorder.entries.lastIndex { if case .append(id: 3, _, _, _, _, _) = $0 { true } else { false } }
+        #expect((branch ?? .max) < (stored ?? .min))
+        #expect(!recorder.entries.contains { if case .remove = $0 { true } else { false } })
+        #expect(recorder.rowIDs == [1, 2, 3])
+        #expect(recorder.rows.map(\.content) == ["Question", "Half", "Whole"])
+        #expect(conversation.messages.map(\.content) == ["Question", "Whole"])
         #expect(conversation.messages.map(\.storageID) == [1, 3])
     }
 
