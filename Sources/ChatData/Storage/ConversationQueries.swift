@@ -88,7 +88,8 @@ enum ConversationQueries {
             """
             SELECT c.id, c.title, c.created_at, c.updated_at, c.parent_id, c.branched_from, c.branch_turn,
                 (SELECT model FROM message WHERE conversation_id = c.id ORDER BY id DESC LIMIT 1) AS model,
-                \(answersOnBranch) AS turns
+                CASE WHEN c.branched THEN \(answersOnBranch)
+                    ELSE (SELECT COUNT(*) FROM message WHERE conversation_id = c.id AND role = 'assistant') END AS turns
             FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT \(limit ?? -1)
             """,
             arguments
@@ -101,7 +102,8 @@ enum ConversationQueries {
         }
     }
 
-    /// The answers on the branch conversation `c` shows, as `BranchTree` finds it: from the
+    /// The answers on the branch conversation `c` shows (one that never branched shows them
+    /// all), as `BranchTree` finds it: from the
     /// head (or, past messages an older release added, the newest) up through each message's
     /// parent (0: none; NULL: the message before it).
     private static let answersOnBranch = """

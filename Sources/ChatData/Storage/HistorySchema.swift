@@ -96,12 +96,15 @@ enum HistorySchema {
             // its branch; NULL in a row an older release added since: the one before it). The
             // messages that follow one another from a first message form a branch; a message
             // with siblings (an answer `/retry` replaced, a question `/edit` asked again) starts
-            // one branch each. A conversation shows the branch that ends at `head_id`, and
-            // names the conversation it branched off (`/fork`), the message there and its turn.
+            // one branch each. A conversation shows the branch that ends at `head_id`, says
+            // whether it ever branched (`branched`: one that never did shows every message, and
+            // is listed without walking its branch), and names the conversation it branched off
+            // (`/fork`), the message there and its turn.
             "v6-branches",
             """
             ALTER TABLE message ADD COLUMN parent_id INTEGER;
             ALTER TABLE conversation ADD COLUMN head_id INTEGER;
+            ALTER TABLE conversation ADD COLUMN branched INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE conversation ADD COLUMN parent_id TEXT;
             ALTER TABLE conversation ADD COLUMN branched_from INTEGER;
             ALTER TABLE conversation ADD COLUMN branch_turn INTEGER;

@@ -114,7 +114,7 @@ enum MessageRows {
     /// Makes message `messageID` (nil: none, the next starts a branch of its own) the end of
     /// the branch conversation `conversationID` shows.
     static func setHead(of conversationID: String, to messageID: Int64?, _ db: SQLiteConnection) throws(StorageError) {
-        try db.run("UPDATE conversation SET head_id = ? WHERE id = ?", [messageID ?? 0, conversationID])
+        try db.run("UPDATE conversation SET head_id = ?, branched = 1 WHERE id = ?", [messageID ?? 0, conversationID])
     }
 
     /// Replaces a stored message's text, state, reasoning and usage.
