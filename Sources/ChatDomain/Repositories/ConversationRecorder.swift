@@ -1,6 +1,8 @@
 /// Keeps every conversation as it happens, so none is ever lost: the role a history store
 /// plays for the use case. Failures to store are the implementation's to report; the chat
-/// goes on either way. Calls may wait for the store, never block the caller's thread.
+/// goes on either way. A store may keep what it could not write and write it later: the ids it
+/// returns then stand for rows to come, and later calls may use them. Calls may wait for the
+/// store, never block the caller's thread.
 public protocol ConversationRecorder: Sendable {
     /// Stores a new conversation (no messages yet) and returns its short id.
     func begin(_ conversation: Conversation) async -> String?
