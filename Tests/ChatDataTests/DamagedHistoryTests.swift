@@ -237,6 +237,28 @@ struct DamagedHistoryTests {
         #expect(try fixture.files(startingWith: "history.sqlite.damaged").isEmpty)
     }
 
+    @Test func aDamagedSearchIndexIsMadeAgainFromTheMessages() async throws {
+        let fixture = try DamagedHistoryFixture()
+        defer { fixture.remove() }
+        let ids = try await fixture.fill(conversations: 4)
+        let notices = Notices()
+        let store = try await fixture.open(notices)
+        #expect(try await store.search("answer 2.1", limit: nil, includingUnanswered: true).get().summaries.count == 1)
+        // The index's segments overwritten: the tables are whole, the index is not.
+        try SQLiteConnection(path: fixture.path).run(
+            "UPDATE message_fts_data SET block = randomblob(length(block)) WHERE id > 10")
+
+        let found = try await store.search("answer 3.4", limit: nil, includingUnanswered: true).get()
+        #expect(found.summaries.map(\.id) == [ids[3]])
+        // Changing an indexed message (its index entry too) works again.
+        let message = try #require(try await store.load(ids[0]).get().messages.last)
+        await store.update(
+            ChatMessage(role: .assistant, content: "a new ibex answer"), id: try #require(message.storageID))
+        #expect(try await store.search("ibex", limit: 5).get().map(\.id) == [ids[0]])
+        #expect(notices.all.isEmpty)
+        #expect(try fixture.files(startingWith: "history.sqlite.damaged").isEmpty)
+    }
+
     @Test func aWriteThatMeetsDamageIsStoredInTheSalvagedHistory() async throws {
         let fixture = try DamagedHistoryFixture()
         defer { fixture.remove() }

@@ -195,9 +195,16 @@ final class HistoryQueue: @unchecked Sendable {
     }
 
     /// After SQLite called `open`'s database damaged: when an integrity check confirms it, sets
-    /// it aside and opens a new one with what could be read; true when there is one to use.
+    /// it aside and opens a new one with what could be read. When the check finds the tables
+    /// whole, what SQLite called damaged is the full-text index (whose own structure no check
+    /// of the tables reads): it is made again from the messages. True when the use may be tried
+    /// again.
     private func recover(_ open: OpenHistory) -> Bool {
-        guard HistoryDamage.isConfirmed(at: open.path) else { return false }
+        guard HistoryDamage.isConfirmed(at: open.path) else {
+            let db = open.connection
+            return (try? db.transaction(writing: true) { () throws(StorageError) in try SearchIndex.rebuild(db) })
+                != nil
+        }
         let identity = open.fileIdentity
         database = nil
         switch HistoryOpening.recover(in: directory, damaged: identity) {

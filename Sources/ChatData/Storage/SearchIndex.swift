@@ -24,6 +24,15 @@ enum SearchIndex {
         try db.run("UPDATE message_fts_progress SET indexed_through = ?", [newest])
     }
 
+    /// Makes the index again from the messages, all of them: for an index SQLite calls damaged
+    /// while the tables are whole. Run in a write transaction.
+    static func rebuild(_ db: SQLiteConnection) throws(StorageError) {
+        try HistoryOpening.setCache(db, bulk: true)
+        defer { try? HistoryOpening.setCache(db, bulk: false) }
+        try db.execute("INSERT INTO message_fts (message_fts) VALUES ('rebuild')")
+        try db.run("UPDATE message_fts_progress SET indexed_through = (SELECT IFNULL(MAX(id), 0) FROM message)")
+    }
+
     /// The newest message id indexed and the newest message id stored.
     private static func progress(_ db: SQLiteConnection) throws(StorageError) -> (indexed: Int64, newest: Int64) {
         let row = try db.firstRow(
