@@ -99,11 +99,8 @@ enum ChatCommand {
             if case .completionValues = options.action, access(directory.file("history.sqlite"), F_OK) != 0 {
                 return 0
             }
-            let style = errorStyle
-            let warn: @Sendable (HistoryNotice) -> Void = {
-                stderr.write(style.warning("chat: warning: " + ErrorWording.line(for: $0)) + "\n")
-            }
-            switch await SQLiteConversationStore.open(in: directory, report: warn) {
+            let warnings = HistoryWarnings(notes: stderr, style: errorStyle)
+            switch await SQLiteConversationStore.open(in: directory, report: warnings.report) {
             case .success(let store):
                 return await HistoryMode(store: store, stdout: stdout, stderr: stderr, environment: environment)
                     .run(options)
@@ -149,7 +146,7 @@ enum ChatCommand {
         var store: SQLiteConversationStore?
         let warningStyle = errorStyle
         let warn: @Sendable (String) -> Void = { stderr.write(warningStyle.warning("chat: warning: \($0)") + "\n") }
-        let historyWarnings = HistoryWarnings(warn)
+        let historyWarnings = HistoryWarnings(notes: stderr, style: errorStyle)
         if settings.history {
             // Opened while the rest starts and the request goes out; the first use waits for it,
             // and hears (and reports) a failure.

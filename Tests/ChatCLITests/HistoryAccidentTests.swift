@@ -85,7 +85,7 @@ struct HistoryAccidentTests {
         #expect(run.stdout == "answer 0\n")
         #expect(
             run.stderr.hasPrefix(
-                "chat: warning: history: the database was damaged and a new one started: 0 conversations recovered; "))
+                "chat: warning: history: the database was damaged and a new one started: no conversation recovered; "))
         #expect(ChatBinary.lines(run.stderr).count == 1)
         #expect(try await chat.listed().count == 1)
     }

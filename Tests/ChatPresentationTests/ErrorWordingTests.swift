@@ -193,8 +193,13 @@ struct ErrorWordingTests {
             ),
             (
                 .salvaged(HistorySalvage(damagedPath: "/d/h.damaged", recovered: 0, partlyRecovered: 0, unreadable: 0)),
-                "history: the database was damaged and a new one started: 0 conversations recovered; the damaged "
+                "history: the database was damaged and a new one started: no conversation recovered; the damaged "
                     + "file is kept as /d/h.damaged"
+            ),
+            (
+                .salvaged(HistorySalvage(damagedPath: "/d/h.damaged", recovered: 0, partlyRecovered: 1, unreadable: 0)),
+                "history: the database was damaged and a new one started: 1 conversation recovered in part; the "
+                    + "damaged file is kept as /d/h.damaged"
             ),
         ] as [(HistoryNotice, String)])
     func historyNoticeLine(_ notice: HistoryNotice, _ line: String) {

@@ -121,13 +121,17 @@ public enum ErrorWording {
     }
 
     private static func salvaged(_ salvage: HistorySalvage) -> String {
-        var counts: [String] = []
-        if salvage.recovered > 0 || (salvage.partlyRecovered == 0 && salvage.unreadable == 0) {
-            counts.append("\(Counted.text(salvage.recovered, "conversation")) recovered")
+        // "41 conversations recovered, 1 recovered in part, 2 could not be read": the first
+        // count named, the others after it; counts of none left out, unless all are none.
+        let counts = [
+            (salvage.recovered, "recovered"), (salvage.partlyRecovered, "recovered in part"),
+            (salvage.unreadable, "could not be read"),
+        ].filter { $0.0 > 0 }
+        var words = counts.enumerated().map { index, count in
+            index == 0 ? "\(Counted.text(count.0, "conversation")) \(count.1)" : "\(count.0) \(count.1)"
         }
-        if salvage.partlyRecovered > 0 { counts.append("\(salvage.partlyRecovered) recovered in part") }
-        if salvage.unreadable > 0 { counts.append("\(salvage.unreadable) could not be read") }
-        return "history: the database was damaged and a new one started: \(counts.joined(separator: ", ")); "
+        if words.isEmpty { words = ["no conversation recovered"] }
+        return "history: the database was damaged and a new one started: \(words.joined(separator: ", ")); "
             + "the damaged file is kept as \(salvage.damagedPath)"
     }
 
