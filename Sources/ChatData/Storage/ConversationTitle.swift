@@ -4,7 +4,7 @@ enum ConversationTitle {
     /// files attached after it (a blank line apart) or a piped text after the prompt.
     static func make(from text: String) -> String {
         // Line by line rather than a regex: a regex here cost every stored question the runtime
-        // regex parser (about 0.6 M instructions and 0.5 MiB of resident code).
+        // regex parser (docs/PERFORMANCE.md, round 7).
         var words: [Substring] = []
         for line in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false) {
             let lineWords = Substring(line).split(whereSeparator: \.isWhitespace)

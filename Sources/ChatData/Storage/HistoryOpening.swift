@@ -65,7 +65,7 @@ enum HistoryOpening {
             let connection = try SQLiteConnection(path: path)
             try configure(connection)
             try HistorySchema.migrate(connection)
-            // The first connection reads the whole WAL (1.1 ms at 250 pages). Past that, what
+            // The first connection reads the whole WAL (docs/PERFORMANCE.md, round 2). Past that, what
             // the last runs wrote (a `/load`ed conversation, long answers) goes into the
             // database now, while chat reads its input and sends the request, not at a commit
             // the answer waits for. PASSIVE: never waits for another process. One that fails
