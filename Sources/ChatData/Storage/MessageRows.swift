@@ -33,13 +33,14 @@ enum MessageRows {
 
     /// Inserts the batch's messages in one go, many rows per `INSERT`, each following the one
     /// before it and the first following the conversation's head (they become the end of the
-    /// branch shown); returns their row ids. The full-text index takes them in at the next
-    /// search (`SearchIndex`), not here.
-    static func insert(_ batch: MessageBatch, _ db: SQLiteConnection) throws(StorageError) -> [Int64] {
+    /// branch shown); returns their row ids, or nil when the conversation is not stored (it was
+    /// deleted meanwhile, by `chat --delete` elsewhere: it takes no more). The full-text index
+    /// takes them in at the next search (`SearchIndex`), not here.
+    static func insert(_ batch: MessageBatch, _ db: SQLiteConnection) throws(StorageError) -> [Int64]? {
         let messages = batch.messages
+        guard let parent = try head(of: batch.conversationID, db) else { return nil }
         guard !messages.isEmpty else { return [] }
         let storedSettings = json(StoredSettingsDTO(batch.settings))
-        let parent = try head(of: batch.conversationID, db)
         // Many rows (a `/load`ed conversation) touch many pages of the table and its index:
         // with the usual 256 KiB cache they are written out and read back again within the
         // transaction. A larger cache for this one write, given back after.
@@ -104,9 +105,17 @@ enum MessageRows {
     }
 
     /// The message what is stored next in a conversation follows: the end of the branch it
-    /// shows (`BranchTree.head`; 0: none, the next starts a branch).
-    private static func head(of conversationID: String, _ db: SQLiteConnection) throws(StorageError) -> Int64 {
-        try db.firstRow("SELECT \(BranchTree.headSQL) FROM conversation c WHERE id = ?", [conversationID]) {
+    /// shows (`BranchTree.head`; 0: none, the next starts a branch); nil when there is no such
+    /// conversation. Usually the head is the newest message (one plain query); otherwise (a
+    /// branch shown that is not the newest, rows an older release added) `headSQL` decides.
+    private static func head(of conversationID: String, _ db: SQLiteConnection) throws(StorageError) -> Int64? {
+        let found = try db.firstRow(
+            "SELECT head_id, (SELECT MAX(id) FROM message WHERE conversation_id = c.id) FROM conversation c WHERE id = ?",
+            [conversationID]
+        ) { row throws(StorageError) in (try row.column(0, as: Int64?.self), try row.column(1, as: Int64?.self)) }
+        guard let (stored, newest) = found else { return nil }
+        if stored == newest || stored == 0 { return stored ?? 0 }
+        return try db.firstRow("SELECT \(BranchTree.headSQL) FROM conversation c WHERE id = ?", [conversationID]) {
             row throws(StorageError) in try row.column(0, as: Int64.self)
         } ?? 0
     }

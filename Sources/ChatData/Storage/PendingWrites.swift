@@ -96,9 +96,9 @@ struct PendingWrites {
                 if let messageID = branchedFrom?.messageID { branchedFrom?.messageID = row(messageID) }
                 try MessageRows.insertConversation(id: id, title: title, branchedFrom: branchedFrom, at: at, db)
             case .messages(let batch, let ids):
-                // A conversation deleted meanwhile (by `chat --delete` elsewhere) takes no more.
-                guard try MessageRows.conversationExists(batch.conversationID, db) else { continue }
-                for (provisional, row) in zip(ids, try MessageRows.insert(batch, db)) { assigned[provisional] = row }
+                for (provisional, row) in zip(ids, try MessageRows.insert(batch, db) ?? []) {
+                    assigned[provisional] = row
+                }
             case .update(let message, let id, let at):
                 if let id = row(id) { try MessageRows.update(message, id: id, at: at, db) }
             case .remove(let ids):
