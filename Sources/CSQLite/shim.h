@@ -15,4 +15,9 @@ static inline int csqlite_bind_text(sqlite3_stmt *statement, int index, const ch
     return sqlite3_bind_text(statement, index, text, bytes, SQLITE_TRANSIENT);
 }
 
+// The same for a blob.
+static inline int csqlite_bind_blob(sqlite3_stmt *statement, int index, const void *bytes, int count) {
+    return sqlite3_bind_blob(statement, index, bytes, count, SQLITE_TRANSIENT);
+}
+
 #endif

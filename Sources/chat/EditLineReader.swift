@@ -104,6 +104,8 @@ final class EditLineReader: LineReader, @unchecked Sendable {
         return .line(String(cString: line))
     }
 
+    var readsTerminal: Bool { true }
+
     /// Waits until the history file is written: `/exit` right after must not cut the write short
     /// (the file would be left with a few lines, or none).
     func remember(_ line: String) async {

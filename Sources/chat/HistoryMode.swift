@@ -24,7 +24,8 @@ struct HistoryMode {
         if case .completionValues = options.action, access(directory.file("history.sqlite"), F_OK) != 0 {
             return 0
         }
-        switch await SQLiteConversationStore.open(in: directory, report: { _ in }) {
+        let warnings = HistoryWarnings(notes: console.stderr, style: console.errorStyle)
+        switch await SQLiteConversationStore.open(in: directory, report: warnings.report) {
         case .success(let store):
             let mode = HistoryMode(
                 store: store, stdout: console.stdout, stderr: console.stderr, environment: console.environment)

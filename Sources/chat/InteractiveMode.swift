@@ -53,7 +53,7 @@ struct InteractiveMode {
             role: session.settings.role,
             attachmentReader: FileAttachmentReader(
                 limit: session.settings.maxFileBytes, home: session.environment["HOME"]),
-            attachments: session.attachments)
+            attachments: session.attachments, temporaryDirectory: session.environment["TMPDIR"])
         let conversation = session.conversation
         let repl = REPL(parts: parts, conversation: conversation)
 

@@ -22,10 +22,12 @@ struct OneShotMode {
             useCase: session.useCase, notes: session.stderr, notesStyle: session.notesStyle,
             makeRenderer: makeRenderer)
         let conversation = session.conversation
-        let (outcome, signal) = await SignalWatcher.cancellingOnSignal {
+        session.historyWarnings.holdFailedWrites()
+        let ((outcome, ended), signal) = await SignalWatcher.cancellingOnSignal {
             var conversation = conversation
-            return await presenter.run(message, in: &conversation)
+            return (await presenter.run(message, in: &conversation), conversation)
         }
+        await session.keepUnstored(ended)
         switch outcome {
         case .answered:
             // `--code` with no code block: nothing usable was written.

@@ -11,12 +11,26 @@ struct Session {
     var useCase: GPTChatUseCase
     /// The stored conversations, when history is on.
     var history: SQLiteConversationStore?
+    /// Says what the history tells while the chat goes on.
+    var historyWarnings: HistoryWarnings
     /// A stored conversation to continue (`-c`, `--conversation`).
     var continuing: Conversation?
     /// Files attached to the (first) message with `-f`.
     var attachments = Attachments()
     /// `--code`: only the code of the answer's code blocks on stdout.
     var codeOnly = false
+
+    /// At the end of a one-shot: a conversation the history could not store is kept in a file
+    /// of its own, and one line says so. (Failed writes were held back, so that line is all.)
+    func keepUnstored(_ conversation: Conversation) async {
+        guard let history else { return }
+        let keeper = UnstoredConversation(
+            history: history, archive: JSONConversationArchive(home: environment["HOME"]),
+            temporaryDirectory: environment["TMPDIR"])
+        if let line = await keeper.keep(conversation) {
+            stderr.write(notesStyle.warning("chat: warning: " + line) + "\n")
+        }
+    }
 
     var outputStyle: TerminalStyle { TerminalStyle(isTerminal: stdout.isTerminal, environment: environment) }
     var notesStyle: TerminalStyle { TerminalStyle(isTerminal: stderr.isTerminal, environment: environment) }

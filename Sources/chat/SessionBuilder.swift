@@ -46,11 +46,12 @@ struct SessionBuilder {
     func session(
         _ settings: ResolvedSettings, _ repository: ServerGPTRepository, _ modelList: ModelListRepository
     ) async throws(RunFailure) -> Session {
-        let store = history(settings)
+        let historyWarnings = HistoryWarnings(notes: console.stderr, style: console.errorStyle)
+        let store = history(settings, historyWarnings)
         var session = Session(
             environment: console.environment, stdout: console.stdout, stderr: console.stderr, settings: settings,
             useCase: GPTChatUseCase(repository: repository, recorder: store, modelList: modelList),
-            history: store)
+            history: store, historyWarnings: historyWarnings)
         session.codeOnly = options.codeOnly
         if options.continueLast || options.conversationID != nil {
             session.continuing = try await continuing(store)
@@ -61,15 +62,14 @@ struct SessionBuilder {
 
     /// The history, when it is on: opened in the background; the first use waits for it, and
     /// hears (and reports) a failure.
-    private func history(_ settings: ResolvedSettings) -> SQLiteConversationStore? {
+    private func history(_ settings: ResolvedSettings, _ warnings: HistoryWarnings) -> SQLiteConversationStore? {
         guard settings.history else { return nil }
-        let (stderr, style) = (console.stderr, console.errorStyle)
-        let report: @Sendable (String) -> Void = { stderr.write(style.warning("chat: warning: \($0)") + "\n") }
         guard let directory = DataDirectory(environment: console.environment) else {
-            report("no data directory (set HOME); this conversation will not be stored")
+            let (stderr, style) = (console.stderr, console.errorStyle)
+            stderr.write(style.warning("chat: warning: no data directory (set HOME); this conversation will not be stored") + "\n")
             return nil
         }
-        return SQLiteConversationStore.openInBackground(in: directory, report: report)
+        return SQLiteConversationStore.openInBackground(in: directory, report: warnings.report)
     }
 
     /// The stored conversation to continue: `--conversation ID`'s, or the most recently used one

@@ -22,12 +22,14 @@ struct ShellMode {
             useCase: session.useCase, output: session.stdout, notes: session.stderr, outputStyle: session.outputStyle,
             notesStyle: session.notesStyle, terminal: terminal, makeRenderer: session.makeRenderer)
         let conversation = session.conversation
+        session.historyWarnings.holdFailedWrites()
         // Ctrl-C stops the request; while the command runs it is the command's (the shell
         // started it with the signal's default handling), and chat waits for its status.
-        let (outcome, signal) = await SignalWatcher.cancellingOnSignal {
+        let ((outcome, ended), signal) = await SignalWatcher.cancellingOnSignal {
             var conversation = conversation
-            return await presenter.run(request, in: &conversation)
+            return (await presenter.run(request, in: &conversation), conversation)
         }
+        await session.keepUnstored(ended)
         switch outcome {
         case .printed:
             return 0

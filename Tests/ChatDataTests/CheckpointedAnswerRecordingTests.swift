@@ -12,7 +12,8 @@ struct CheckpointedAnswerRecordingTests {
     private let settings = ChatSettings(model: "model-a")
 
     private func open(
-        interval: Duration, report: @escaping @Sendable (String) -> Void = { Issue.record("history report: \($0)") }
+        interval: Duration,
+        report: @escaping @Sendable (HistoryNotice) -> Void = { Issue.record("history report: \($0)") }
     ) async throws -> (SQLiteConversationStore, String) {
         let directory = try #require(DataDirectory(environment: ["XDG_DATA_HOME": root, "HOME": "/nonexistent"]))
         let store = try await SQLiteConversationStore.open(

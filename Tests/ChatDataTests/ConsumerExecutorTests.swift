@@ -164,6 +164,8 @@ private final class ThreadNotingRecorder: ConversationRecorder, AnswerRecording 
 
     func remove(ids: [Int64]) async {}
 
+    func branch(_ conversationID: String, after messageID: Int64?) async {}
+
     func recordAnswer(to conversationID: String, settings: ChatSettings, systemPrompt: String?)
         -> any AnswerRecording
     {

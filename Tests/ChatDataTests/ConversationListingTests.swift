@@ -102,7 +102,7 @@ struct ConversationListingTests {
     }
 
     @Test func markedSnippetTextBecomesParts() {
-        let snippet = SQLiteConversationStore.snippet(marked: "…say \u{1}hello\u{2}\n\tto the \u{1}world\u{2}…")
+        let snippet = MatchSnippet(marked: "…say \u{1}hello\u{2}\n\tto the \u{1}world\u{2}…")
         #expect(
             snippet.parts == [
                 MatchSnippet.Part("…say "), MatchSnippet.Part("hello", isMatch: true), MatchSnippet.Part(" to the "),

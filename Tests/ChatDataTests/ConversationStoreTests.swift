@@ -8,19 +8,19 @@ import Testing
 
 // MARK: - Helpers
 
-/// What the store reported through `report`, in order.
-private final class Reports: Sendable {
-    private let lines = Mutex<[String]>([])
+/// What was collected, in order: what the store reported through `report`, say.
+private final class Collected<Element: Sendable>: Sendable {
+    private let items = Mutex<[Element]>([])
 
-    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    func add(_ item: Element) { items.withLock { $0.append(item) } }
 
-    var all: [String] { lines.withLock { $0 } }
+    var all: [Element] { items.withLock { $0 } }
 }
 
 /// A data directory of its own under /tmp for one test, removed when the test ends.
 private final class Fixture {
     let root = NSTemporaryDirectory() + "chat-store-\(UUID().uuidString)"
-    let reports = Reports()
+    let reports = Collected<HistoryNotice>()
     /// `<root>/chat`, as `$XDG_DATA_HOME/chat`.
     let directory: DataDirectory
 
@@ -181,7 +181,7 @@ struct ConversationStoreTests {
     }
 
     @Test func newIDsAreEightBase36DigitsThatUseEveryDigitAndDiffer() {
-        let ids = (0..<2000).map { _ in SQLiteConversationStore.newID() }
+        let ids = (0..<2000).map { _ in ConversationID.make() }
         #expect(ids.allSatisfy { $0.count == 8 })
         #expect(ids.allSatisfy { $0.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) } })
         #expect(Set(ids).count == ids.count)
@@ -238,7 +238,7 @@ struct ConversationStoreTests {
         ("café 中文 🎉\n\u{0301}x y", "café 中文 🎉 \u{0301}x y"), ("line\r\n\r\nnext", "line"),
     ])
     func theTitleIsTheFirstWordsOfTheFirstParagraph(text: String, title: String) {
-        #expect(SQLiteConversationStore.title(from: text) == title)
+        #expect(ConversationTitle.make(from: text) == title)
     }
 
     @Test func dataOutlivesTheStoreAndTwoStoresWriteSideBySide() async throws {
@@ -567,14 +567,17 @@ struct ConversationStoreTests {
         #expect(try fixture.schemaVersion() == 9)
     }
 
-    @Test func aFileThatIsNotADatabaseIsAClearErrorNotACrash() async throws {
-        #expect(fixture.directory.prepare())
-        let garbage = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
-        #expect(FileManager.default.createFile(atPath: fixture.databasePath, contents: garbage))
+    @Test func aHistoryThatCannotBeOpenedIsAClearErrorNotACrash() async throws {
+        // Where the database should be there is a directory: no file to open, nothing damaged.
+        try FileManager.default.createDirectory(atPath: fixture.databasePath, withIntermediateDirectories: true)
 
         switch await SQLiteConversationStore.open(in: fixture.directory, report: { _ in }) {
-        case .failure(.database(let message)):
-            #expect(message == "cannot open \(fixture.databasePath): file is not a database")
+        case .failure(.database(let failure)):
+            #expect(
+                failure
+                    == DatabaseFailure(
+                        .opening(fixture.databasePath), kind: .denied,
+                        reason: "unable to open database file (Is a directory)"))
         case let other:
             Issue.record("expected a database error, got \(other)")
         }
@@ -605,23 +608,41 @@ struct ConversationStoreTests {
         #expect(reports.all.isEmpty)
     }
 
-    @Test func aBackgroundOpeningThatFailsIsReportedOnceAtTheFirstWriteAndReadsFail() async throws {
-        #expect(fixture.directory.prepare())
-        #expect(FileManager.default.createFile(atPath: fixture.databasePath, contents: Data(repeating: 7, count: 4096)))
+    @Test func whatCannotBeStoredWhileTheHistoryCannotOpenIsStoredInOrderOnceItCan() async throws {
+        try FileManager.default.createDirectory(atPath: fixture.databasePath, withIntermediateDirectories: true)
         let reports = fixture.reports
         let store = SQLiteConversationStore.openInBackground(in: fixture.directory, report: { reports.add($0) })
 
-        #expect(await store.begin(Conversation(settings: settings)) == nil)
-        #expect(await store.append(user("lost"), settings: settings, systemPrompt: nil, to: "x") == nil)
+        // The conversation goes on in memory: an id, and provisional row ids.
+        let id = try #require(await store.begin(Conversation(settings: settings)))
+        let question = try #require(await store.append(user("kept"), settings: settings, systemPrompt: nil, to: id))
+        let answer = try #require(
+            await store.append(assistant("so", .interrupted), settings: settings, systemPrompt: nil, to: id))
+        #expect(question < 0 && answer < 0)
+        await store.update(assistant("so far"), id: answer)
         #expect(
             reports.all == [
-                "history: cannot open \(fixture.databasePath): file is not a database; this conversation will not be stored"
+                .notStored(
+                    DatabaseFailure(
+                        .opening(fixture.databasePath), kind: .denied,
+                        reason: "unable to open database file (Is a directory)"))
             ])
-        guard case .failure(.database(let message)) = await store.list(limit: 5) else {
+        guard case .failure(.database(let failure)) = await store.list(limit: 5) else {
             Issue.record("a read of a history that could not open must fail")
             return
         }
-        #expect(message.contains("file is not a database"))
+        #expect(failure.reason == "unable to open database file (Is a directory)")
+        #expect(await store.unstored() == UnstoredMessages(count: 2, failure: failure))
+
+        // Once it can be opened, the next write stores everything, in order.
+        try FileManager.default.removeItem(atPath: fixture.databasePath)
+        await store.update(assistant("so far, and whole"), id: answer)
+        let loaded = try await store.load(id).get()
+        #expect(loaded.messages.map(\.content) == ["kept", "so far, and whole"])
+        #expect(loaded.messages.map(\.state) == [.complete, .complete])
+        #expect(loaded.messages.allSatisfy { ($0.storageID ?? 0) > 0 })
+        #expect(await store.unstored() == nil)
+        #expect(reports.all.count == 1)
     }
 
     @Test func closingLeavesTheWALForALaterCheckpoint() async throws {
@@ -652,12 +673,12 @@ struct ConversationStoreTests {
         let texts = (0..<4000).map { "message \($0) " + String(repeating: "words ", count: 50) }
         let messages = texts.enumerated().map { index, text in index % 2 == 0 ? user(text) : assistant(text) }
         _ = try #require(await store.append(contentsOf: messages, settings: settings, systemPrompt: nil, to: id))
-        #expect(try size("-wal") > SQLiteConversationStore.walCheckpointBytes)
+        #expect(try size("-wal") > HistoryOpening.walCheckpointBytes)
         #expect(try size("") == small)
 
         // The next run's opening folds it into the database.
         let next = try await fixture.open()
-        #expect(try size("") > SQLiteConversationStore.walCheckpointBytes)
+        #expect(try size("") > HistoryOpening.walCheckpointBytes)
         #expect(try await next.load(id).get().messages.count == 4000)
         #expect(fixture.reports.all == [])
     }
@@ -686,13 +707,13 @@ struct ConversationStoreTests {
 
     @Test func severalFirstOpensAtOnceAllSucceed() async throws {
         let directory = fixture.directory
-        let outcomes = Reports()
+        let outcomes = Collected<String>()
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<8 {
                 group.addTask {
                     let outcome: String
-                    let report: @Sendable (String) -> Void = { line in
-                        outcomes.add("report: " + line)
+                    let report: @Sendable (HistoryNotice) -> Void = { notice in
+                        outcomes.add("report: \(notice)")
                     }
                     switch await SQLiteConversationStore.open(in: directory, report: report) {
                     case .success(let store):
@@ -713,7 +734,7 @@ struct ConversationStoreTests {
         #expect(try await fixture.open().list(limit: 20).get().count == 8)
     }
 
-    @Test func aFailedWriteIsReportedOnceAndTheChatGoesOn() async throws {
+    @Test func aFailedWriteIsReportedOnceAndEverythingIsStoredInOrderWhenWritesWorkAgain() async throws {
         let store = try await fixture.open()
         let id = try await store.conversation([user("before the failure")])
         let answerID = try #require(
@@ -728,31 +749,42 @@ struct ConversationStoreTests {
             try tamper.execute(
                 "CREATE TRIGGER fail_\(name) BEFORE \(event) BEGIN SELECT RAISE(FAIL, 'disk is full'); END")
         }
-        #expect(await store.begin(Conversation(settings: settings)) == nil)
-        #expect(await store.append(user("lost"), settings: settings, systemPrompt: nil, to: id) == nil)
+        let other = try #require(await store.begin(Conversation(settings: settings)))
+        let question = try #require(await store.append(user("kept"), settings: settings, systemPrompt: nil, to: id))
+        #expect(question < 0)
         await store.update(assistant("partial and more"), id: answerID)
-        await store.remove(ids: [answerID])
+        let answer = try #require(
+            await store.append(assistant("an answer"), settings: settings, systemPrompt: nil, to: id))
+        await store.remove(ids: [answer])
 
         #expect(fixture.reports.all.count == 1)
-        let report = fixture.reports.all.first ?? ""
-        #expect(report.contains("could not save"))
-        #expect(report.contains("disk is full"))
+        guard case .notStored(let failure)? = fixture.reports.all.first else {
+            Issue.record("a failed write is reported as not stored")
+            return
+        }
+        #expect(failure.step == .using)
+        #expect(failure.reason == "disk is full")
         // Reading still works, and what was stored before is intact.
         let loaded = try await store.load(id).get()
         #expect(loaded.messages.map(\.content) == ["before the failure", "partial"])
         #expect(loaded.messages.last?.state == .interrupted)
+        #expect(await store.unstored()?.count == 2)
 
-        // Once writes work again, they are stored; the report is not repeated.
+        // Once writes work again, everything is stored, in the order asked; the report is not
+        // repeated.
         for name in ["c", "i", "u", "d"] { try tamper.execute("DROP TRIGGER fail_\(name)") }
-        await store.update(assistant("partial, then whole"), id: answerID)
-        #expect(try await store.load(id).get().messages.last?.content == "partial, then whole")
+        await store.update(assistant("partial and more, then whole"), id: answerID)
+        let stored = try await store.load(id).get()
+        #expect(stored.messages.map(\.content) == ["before the failure", "partial and more, then whole", "kept"])
+        #expect(try await store.load(other).get().messages.isEmpty)
+        #expect(await store.unstored() == nil)
         #expect(fixture.reports.all.count == 1)
     }
 
     @Test func titlesAreTheFirstWordsOnOneLine() {
-        #expect(SQLiteConversationStore.title(from: "  one\ntwo\tthree  ") == "one two three")
+        #expect(ConversationTitle.make(from: "  one\ntwo\tthree  ") == "one two three")
         let long = String(repeating: "abcdefghij ", count: 8)
-        let title = SQLiteConversationStore.title(from: long)
+        let title = ConversationTitle.make(from: long)
         #expect(title.count == 60)
         #expect(title.hasSuffix("…"))
     }

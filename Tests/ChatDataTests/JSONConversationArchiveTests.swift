@@ -36,6 +36,6 @@ import Testing
 
     @Test func aMissingFileIsSaidToBeMissing() {
         #expect(
-            loadError("/tmp/chat-archive-tests-none.json") == .file("/tmp/chat-archive-tests-none.json does not exist"))
+            loadError("/tmp/chat-archive-tests-none.json") == .missingFile(path: "/tmp/chat-archive-tests-none.json"))
     }
 }

@@ -73,14 +73,18 @@ struct SQLiteArgumentsTests {
         tooFew.append(1)
         tooFew.append(2.0)
         tooFew.append("three")
-        #expect(throws: StorageError.database("the statement takes 4 arguments, not 3")) { try insert.run(tooFew) }
+        #expect(throws: StorageError.database(DatabaseFailure(reason: "the statement takes 4 arguments, not 3"))) {
+            try insert.run(tooFew)
+        }
 
         var refused = SQLiteArguments(capacity: 4)
         refused.append(1)
         refused.append(1.0)
         refused.append("t")
         refused.append(String?.none)
-        #expect(throws: StorageError.database("NOT NULL constraint failed: v.n")) { try insert.run(refused) }
+        #expect(throws: StorageError.database(DatabaseFailure(reason: "NOT NULL constraint failed: v.n"))) {
+            try insert.run(refused)
+        }
 
         try insert.run(arguments([(2, 2, "kept", "n")]))
         #expect(try rows(db).map(\.t) == ["kept"])

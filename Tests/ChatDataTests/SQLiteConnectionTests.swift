@@ -88,20 +88,22 @@ struct SQLiteConnectionTests {
         let db = try file.open()
         #expect(
             storageError { () throws(StorageError) in try db.execute("SELEC 1") }
-                == .database(#"near "SELEC": syntax error"#))
+                == .database(DatabaseFailure(reason: #"near "SELEC": syntax error"#)))
         #expect(
             storageError { () throws(StorageError) in try db.run("SELECT * FROM nowhere") }
-                == .database("no such table: nowhere"))
+                == .database(DatabaseFailure(reason: "no such table: nowhere")))
         #expect(
             storageError { () throws(StorageError) in try db.run("INSERT INTO item (name) VALUES (NULL)") }
-                == .database("NOT NULL constraint failed: item.name"))
+                == .database(DatabaseFailure(reason: "NOT NULL constraint failed: item.name")))
         #expect(
             storageError { () throws(StorageError) in try db.run("INSERT INTO item (name) VALUES (?)", []) }
-                == .database("the statement takes 1 arguments, not 0"))
+                == .database(DatabaseFailure(reason: "the statement takes 1 arguments, not 0")))
         #expect(
             storageError { () throws(StorageError) in try db.run("SELECT 1; DROP TABLE item") }
-                == .database(#"more than one SQL statement in "SELECT 1; DROP TABLE item""#))
-        #expect(storageError { () throws(StorageError) in try db.run("  ") } == .database(#"no SQL statement in "  ""#))
+                == .database(DatabaseFailure(reason: #"more than one SQL statement in "SELECT 1; DROP TABLE item""#)))
+        #expect(
+            storageError { () throws(StorageError) in try db.run("  ") }
+                == .database(DatabaseFailure(reason: #"no SQL statement in "  ""#)))
         // The connection is still usable, and nothing was dropped.
         #expect(try count(db) == 0)
     }
@@ -116,20 +118,20 @@ struct SQLiteConnectionTests {
         }
         #expect(
             read { row throws(StorageError) in _ = try row.column("weight", as: Double.self) }
-                == .database("column weight holds no Double"))
+                == .database(DatabaseFailure(reason: "column weight holds no Double")))
         #expect(
             read { row throws(StorageError) in _ = try row.column("colour", as: String.self) }
-                == .database("no column colour in the result"))
+                == .database(DatabaseFailure(reason: "no column colour in the result")))
         #expect(
             read { row throws(StorageError) in _ = try row.column(2, as: String.self) }
-                == .database("no column 2 in the result"))
+                == .database(DatabaseFailure(reason: "no column 2 in the result")))
         #expect(
             read { row throws(StorageError) in _ = try row.column(-1, as: String.self) }
-                == .database("no column -1 in the result"))
+                == .database(DatabaseFailure(reason: "no column -1 in the result")))
         let statement = try SQLiteStatement("SELECT name FROM item", on: db)
         #expect(
             storageError { () throws(StorageError) in _ = try statement.column(0, as: String.self) }
-                == .database("no row to read column 0 from"))
+                == .database(DatabaseFailure(reason: "no row to read column 0 from")))
     }
 
     @Test func aFailedTransactionLeavesNothingAndTheNextOneWorks() throws {
@@ -140,7 +142,7 @@ struct SQLiteConnectionTests {
                 try db.run("INSERT INTO item (name) VALUES (NULL)")
             }
         }
-        #expect(error == .database("NOT NULL constraint failed: item.name"))
+        #expect(error == .database(DatabaseFailure(reason: "NOT NULL constraint failed: item.name")))
         #expect(try count(db) == 0)
         let thrown = storageError { () throws(StorageError) in
             try db.transaction(writing: false) { () throws(StorageError) in throw StorageError.notFound(id: "x") }
@@ -163,7 +165,7 @@ struct SQLiteConnectionTests {
         let error = storageError { () throws(StorageError) in
             try waiter.transaction(writing: true) { () throws(StorageError) in }
         }
-        #expect(error == .database("database is locked"))
+        #expect(error == .database(DatabaseFailure(kind: .locked, reason: "database is locked")))
         #expect(ContinuousClock.now - started >= .milliseconds(90))
         try holder.execute("COMMIT")
         try waiter.transaction(writing: true) { () throws(StorageError) in try waiter.run("DELETE FROM item") }
@@ -175,15 +177,19 @@ struct SQLiteConnectionTests {
         let db = try SQLiteConnection(path: file.path)
         #expect(
             storageError { () throws(StorageError) in try db.execute("PRAGMA journal_mode = WAL") }
-                == .database("file is not a database"))
+                == .database(DatabaseFailure(kind: .damaged, reason: "file is not a database")))
     }
 
     @Test func aPathThatCannotBeADatabaseFailsToOpen() throws {
         let error = storageError { () throws(StorageError) in _ = try SQLiteConnection(path: file.directory) }
-        #expect(error == .database("unable to open database file"))
+        #expect(
+            error == .database(DatabaseFailure(kind: .denied, reason: "unable to open database file (Is a directory)")))
         let missing = storageError { () throws(StorageError) in
             _ = try SQLiteConnection(path: file.directory + "/no/such/dir/x.sqlite")
         }
-        #expect(missing == .database("unable to open database file"))
+        #expect(
+            missing
+                == .database(
+                    DatabaseFailure(kind: .denied, reason: "unable to open database file (No such file or directory)")))
     }
 }

@@ -26,13 +26,13 @@ import Testing
                 let expected = "{" + members.joined(separator: ",") + "}"
                 let written = try #require(settings.jsonBytes)
                 #expect(String(decoding: written, as: UTF8.self) == expected)
-                #expect(SQLiteConversationStore.json(settings) == expected)
+                #expect(MessageRows.json(settings) == expected)
                 #expect(StoredSettingsDTO(jsonBytes: written) == settings)
             }
         }
         #expect(StoredSettingsDTO().jsonBytes == Array("{}".utf8))
         #expect(StoredSettingsDTO(sampling: [.temperature: .number(.nan)]).jsonBytes == nil)
-        #expect(SQLiteConversationStore.json(StoredSettingsDTO(sampling: [.topP: .number(.infinity)])) == "{}")
+        #expect(MessageRows.json(StoredSettingsDTO(sampling: [.topP: .number(.infinity)])) == "{}")
     }
 
     @Test func columnsEarlierReleasesWroteStillRead() {

@@ -145,4 +145,19 @@ struct ConversationTests {
         #expect(conversation(promptTokensReported: 1_000_000, limit: 300).tokensPerEstimatedToken == 4)
         #expect(conversation(promptTokensReported: 1, limit: 300).tokensPerEstimatedToken == 0.25)
     }
+
+    @Test func questionsAreNumberedByTheirPlaceAndABranchKeepsTheFirstMessages() {
+        var conversation = Conversation(settings: ChatSettings(model: "m"))
+        for text in ["q1", "a1", "a1 again", "q2", "a2", "q3"] {
+            conversation.append(ChatMessage(role: text.hasPrefix("q") ? .user : .assistant, content: text))
+        }
+        #expect(conversation.questionIndices == [0, 3, 5])
+        conversation.keepFirst(3)
+        #expect(conversation.messages.map(\.content) == ["q1", "a1", "a1 again"])
+        conversation.keepFirst(10)
+        #expect(conversation.messages.count == 3)
+        conversation.branchedFrom = BranchPoint(conversationID: "k3v9x2qa", messageID: 4, turn: 1)
+        conversation.clear()
+        #expect(conversation.messages.isEmpty && conversation.branchedFrom == nil)
+    }
 }

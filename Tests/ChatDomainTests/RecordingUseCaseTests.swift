@@ -12,6 +12,7 @@ private enum Entry: Equatable {
     case append(id: Int64, role: Role, content: String, state: MessageState, usage: TokenUsage?, requestsSent: Int)
     case update(id: Int64, content: String, state: MessageState, usage: TokenUsage?)
     case remove([Int64])
+    case branch(after: Int64?)
     case event(ChatEvent)
     /// An event handed to the answer's recording.
     case recorded(ChatEvent)
@@ -97,6 +98,10 @@ private final class MemoryRecorder: ConversationRecorder {
             state.entries.append(.remove(ids))
             for id in ids { state.rows[id] = nil }
         }
+    }
+
+    func branch(_ conversationID: String, after messageID: Int64?) async {
+        state.withLock { $0.entries.append(.branch(after: messageID)) }
     }
 
     func recordAnswer(to conversationID: String, settings: ChatSettings, systemPrompt: String?)
@@ -303,7 +308,7 @@ struct RecordingUseCaseTests {
         #expect(conversation.messages.map(\.state) == [.failed])
     }
 
-    @Test func retryReplacesTheStoredAnswer() async {
+    @Test func retryReplacesTheAnswerAndKeepsTheReplacedOneOnABranchOfItsOwn() async {
         let (useCase, _, recorder) = makeUseCase([
             .answer([.text("Half")], failure: .streamCut("eof")), answer("Whole"),
         ])
@@ -314,10 +319,14 @@ struct RecordingUseCaseTests {
         let reply = await useCase.retry(in: &conversation) { _ in }
 
         #expect(reply.answer?.content == "Whole")
-        #expect(recorder.entries.contains(.remove([2])))
-        #expect(recorder.rowIDs == [1, 3])
-        #expect(recorder.rows.map(\.content) == ["Question", "Whole"])
-        #expect(recorder.rows.map(\.state) == [.complete, .complete])
+        // The new answer follows the question: a branch after it, before the answer is stored.
+        let branch = recorder.entries.firstIndex(of: .branch(after: 1))
+        let stored = recorder.entries.lastIndex { if case .append(id: 3, _, _, _, _, _) = $0 { true } else { false } }
+        #expect((branch ?? .max) < (stored ?? .min))
+        #expect(!recorder.entries.contains { if case .remove = $0 { true } else { false } })
+        #expect(recorder.rowIDs == [1, 2, 3])
+        #expect(recorder.rows.map(\.content) == ["Question", "Half", "Whole"])
+        #expect(conversation.messages.map(\.content) == ["Question", "Whole"])
         #expect(conversation.messages.map(\.storageID) == [1, 3])
     }
 

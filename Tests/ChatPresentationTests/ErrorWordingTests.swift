@@ -132,7 +132,15 @@ struct ErrorWordingTests {
     @Test(
         "each StorageError has its line",
         arguments: [
-            (StorageError.file("/tmp/x does not exist"), "/tmp/x does not exist"),
+            (StorageError.missingFile(path: "/tmp/x"), "/tmp/x does not exist"),
+            (
+                .file(path: "/tmp/x", operation: .read, reason: "Permission denied"),
+                "cannot read /tmp/x: Permission denied"
+            ),
+            (.file(path: "/tmp/x", operation: .write, reason: "No space left"), "cannot write /tmp/x: No space left"),
+            (.newerFile(path: "/tmp/x", version: 3), "/tmp/x was written by a newer chat (version 3)"),
+            (.unknownRole(message: 2, role: "robot"), "message 2 has an unknown role \"robot\""),
+            (.unencodable(reason: "NaN"), "could not encode the conversation: NaN"),
             (
                 .notAConversation(path: "/tmp/x", format: nil),
                 "/tmp/x is not a conversation saved by chat (/save writes one)"
@@ -147,9 +155,72 @@ struct ErrorWordingTests {
                 .ambiguous(id: "a", matches: ["a1", "a2", "a3", "a4", "a5", "a6"]),
                 "a could be a1, a2, a3, a4, a5; give more of the id"
             ),
-            (.database("disk I/O error"), "history: disk I/O error"),
+            (.database(DatabaseFailure(reason: "disk I/O error")), "history: disk I/O error"),
+            (
+                .database(DatabaseFailure(.opening("/d/history.sqlite"), kind: .denied, reason: "unable to open")),
+                "history: cannot open /d/history.sqlite: unable to open"
+            ),
+            (
+                .database(DatabaseFailure(.creatingDirectory("/d"), kind: .denied, reason: "Permission denied")),
+                "history: cannot create /d: Permission denied"
+            ),
+            (
+                .database(DatabaseFailure(.securingDirectory("/d"), kind: .denied, reason: "Operation not permitted")),
+                "history: cannot make /d private (this user's, mode 0700): Operation not permitted"
+            ),
         ] as [(StorageError, String)])
     func storageErrorLine(_ error: StorageError, _ line: String) {
         #expect(ErrorWording.line(for: error) == line)
+    }
+
+    @Test(
+        "each HistoryNotice has its line",
+        arguments: [
+            (
+                HistoryNotice.notStored(DatabaseFailure(kind: .full, reason: "database or disk is full")),
+                "history: could not save (database or disk is full); the conversation goes on and is stored as soon "
+                    + "as a write succeeds"
+            ),
+            (
+                .notStored(DatabaseFailure(.opening("/d/history.sqlite"), kind: .denied, reason: "unable to open")),
+                "history: cannot open /d/history.sqlite: unable to open; the conversation goes on and is stored as "
+                    + "soon as a write succeeds"
+            ),
+            (
+                .salvaged(HistorySalvage(damagedPath: "/d/h.damaged", recovered: 3, partlyRecovered: 1, unreadable: 2)),
+                "history: the database was damaged and a new one started: 3 conversations recovered, 1 recovered in "
+                    + "part, 2 could not be read; the damaged file is kept as /d/h.damaged"
+            ),
+            (
+                .salvaged(HistorySalvage(damagedPath: "/d/h.damaged", recovered: 0, partlyRecovered: 0, unreadable: 0)),
+                "history: the database was damaged and a new one started: no conversation recovered; the damaged "
+                    + "file is kept as /d/h.damaged"
+            ),
+            (
+                .salvaged(HistorySalvage(damagedPath: "/d/h.damaged", recovered: 0, partlyRecovered: 1, unreadable: 0)),
+                "history: the database was damaged and a new one started: 1 conversation recovered in part; the "
+                    + "damaged file is kept as /d/h.damaged"
+            ),
+        ] as [(HistoryNotice, String)])
+    func historyNoticeLine(_ notice: HistoryNotice, _ line: String) {
+        #expect(ErrorWording.line(for: notice) == line)
+    }
+
+    @Test func unstoredMessagesAreCountedWithTheReasonAndWhereTheyAreKept() {
+        let full = UnstoredMessages(count: 2, failure: DatabaseFailure(kind: .full, reason: "database or disk is full"))
+        #expect(
+            ErrorWording.unstoredLine(full, keptIn: "/tmp/chat-unstored-k3v.json", fileFailure: nil)
+                == "history: 2 messages not stored (database or disk is full); the conversation is kept in "
+                + "/tmp/chat-unstored-k3v.json instead (/load it in chat -i to go on)")
+        #expect(
+            ErrorWording.unstoredLine(full, keptIn: nil, fileFailure: "/tmp: No space left on device")
+                == "history: 2 messages not stored (database or disk is full), and not kept elsewhere either "
+                + "(/tmp: No space left on device)")
+        let one = UnstoredMessages(
+            count: 1, failure: DatabaseFailure(.opening("/d/history.sqlite"), kind: .denied, reason: "unable to open"))
+        #expect(
+            ErrorWording.unstoredOffer(one)
+                == "history: 1 message not stored (cannot open /d/history.sqlite: unable to open): /save FILE keeps "
+                + "the conversation; /exit again leaves without it")
     }
 }

@@ -217,15 +217,15 @@ struct REPLTests {
 
         let firstWords = session.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
         let helpLines = session.outputLines.filter { $0.hasPrefix("  /") }
-        #expect(helpLines.count == 20, "one line per command")
+        #expect(helpLines.count == 22, "one line per command")
         // Every name Tab offers is on a help line: the command's own, or named in its summary.
         for name in REPL.commandNames {
             #expect(helpLines.contains { $0.contains(name) }, "\(name) is in /help")
         }
-        for name in ["/help", "/exit", "/model", "/resume", "/title", "/copy"] {
+        for name in ["/help", "/exit", "/model", "/resume", "/title", "/copy", "/answers", "/fork"] {
             #expect(firstWords.count { $0 == name } == 1, "\(name) is listed once, at the start of a line")
         }
-        #expect(REPL.commandNames.count == 21)
+        #expect(REPL.commandNames.count == 23)
         #expect(session.notes.writes.isEmpty)
         #expect(session.requests.isEmpty)
     }
@@ -488,10 +488,10 @@ struct REPLTests {
         #expect(
             session.outputLines.suffix(6) == [
                 "system: Be brief.",
-                "you: Hi",
+                "you [1]: Hi",
                 "assistant: Hello",
-                "you: Fails [failed: not sent again unless /retry]",
-                "you: Cut",
+                "you [2]: Fails [failed: not sent again unless /retry]",
+                "you [3]: Cut",
                 "assistant: Half [interrupted]",
             ])
     }
@@ -594,6 +594,70 @@ struct REPLTests {
 
         #expect(session.requests.isEmpty)
         #expect(session.noteLines == ["chat: error: the editor (vi) failed; nothing sent"])
+    }
+
+    @Test func editNAsksQuestionNAgainFromThereAndTheTurnsAfterItLeave() async {
+        let editor = StubTextEditor(writing: "Second, edited")
+        let session = Harness(
+            lines: ["First", "Second", "Third", "/edit 2"], answers: [says("A1"), says("A2"), says("A3"), says("A2'")],
+            editor: editor)
+
+        _ = await session.run()
+
+        #expect(editor.openedWith == ["Second"])
+        #expect(
+            transcript(session.requests.last) == [
+                "system: Be brief.", "user: First", "assistant: A1", "user: Second, edited",
+            ])
+        #expect(session.conversation.messages.map(\.content) == ["First", "A1", "Second, edited", "A2'"])
+    }
+
+    @Test func editNOfAQuestionThereIsNotSaysHowManyThereAre() async {
+        let session = Harness(lines: ["First", "/edit 3", "/edit x"], editor: StubTextEditor(writing: "never"))
+
+        _ = await session.run()
+
+        #expect(session.requests.count == 1)
+        #expect(
+            session.noteLines == [
+                "chat: error: no question 3: this conversation has 1 question (/history numbers them)",
+                "chat: error: give a question's number: /edit N (/history numbers them)",
+            ])
+    }
+
+    @Test func forkGoesOnInANewConversationWithTheFirstQuestionsAndKeepsSettings() async {
+        let session = Harness(
+            lines: ["First", "Second", "/fork 1", "Another second"],
+            answers: [says("A1"), says("A2"), says("B2")])
+
+        _ = await session.run()
+
+        #expect(
+            transcript(session.requests.last) == [
+                "system: Be brief.", "user: First", "assistant: A1", "user: Another second",
+            ])
+        #expect(session.conversation.messages.map(\.content) == ["First", "A1", "Another second", "B2"])
+        #expect(session.conversation.messages.allSatisfy { $0.storageID == nil })
+        #expect(
+            session.noteLines == [
+                "a new conversation with question 1 and its answer; it is stored when you send the next message"
+            ])
+    }
+
+    @Test func forkOfNothingSaysSo() async {
+        let session = Harness(lines: ["/fork"])
+
+        _ = await session.run()
+
+        #expect(session.noteLines == ["nothing to fork yet"])
+    }
+
+    @Test func answersNeedsTheHistory() async {
+        let session = Harness(lines: ["Hi", "/answers"])
+
+        _ = await session.run()
+
+        #expect(session.noteLines == ["chat: error: history is off (--no-history or \"history\": false)"])
     }
 
     @Test func editorLeftEmptySendsNothing() async {

@@ -20,7 +20,7 @@ final class CheckpointedAnswerRecording: AnswerRecording {
     }
 
     private let state: Mutex<State>
-    private let store: SQLiteConversationStore
+    private let queue: HistoryQueue
     private let conversationID: String
     private let settings: ChatSettings
     private let systemPrompt: String?
@@ -28,10 +28,10 @@ final class CheckpointedAnswerRecording: AnswerRecording {
     private let clock = ContinuousClock()
 
     init(
-        store: SQLiteConversationStore, conversationID: String, settings: ChatSettings, systemPrompt: String?,
+        queue: HistoryQueue, conversationID: String, settings: ChatSettings, systemPrompt: String?,
         interval: Duration
     ) {
-        self.store = store
+        self.queue = queue
         self.conversationID = conversationID
         self.settings = settings
         self.systemPrompt = systemPrompt
@@ -48,24 +48,18 @@ final class CheckpointedAnswerRecording: AnswerRecording {
             return max(state.lastWrite + interval - clock.now, .zero)
         }
         guard let delay else { return }
-        store.later(delay) { [self] in checkpoint() }
+        queue.later(delay) { [self] in checkpoint() }
     }
 
     func finish(_ answer: ChatMessage) async -> ChatMessage {
         state.withLock { $0.finished = true }
         // After any checkpoint already queued, which may have given the answer its row.
-        let stored = await store.onQueueWriting { [self] db throws(StorageError) -> ChatMessage in
+        return await queue.onQueue { [self] in
             var final = answer
             final.storageID = state.withLock { $0.answer.storageID }
-            try write(&final, db)
+            write(&final)
             return final
         }
-        if let stored { return stored }
-        // The last write failed (and was reported): the row a checkpoint made, if any, is still
-        // the answer's, for /undo and /retry to remove.
-        var unstored = answer
-        unstored.storageID = state.withLock { $0.answer.storageID }
-        return unstored
     }
 
     /// On the store's queue: stores the answer as it is now, unless it ended meanwhile.
@@ -78,21 +72,21 @@ final class CheckpointedAnswerRecording: AnswerRecording {
             return state.answer
         }
         guard var answer = snapshot else { return }
-        let id = store.writeNow { db throws(StorageError) -> Int64? in
-            try write(&answer, db)
-            return answer.storageID
-        }
-        if let id = id ?? nil { state.withLock { $0.answer.storageID = id } }
+        write(&answer)
+        if let id = answer.storageID { state.withLock { $0.answer.storageID = id } }
     }
 
-    /// A new row the first time there is text (or a complete answer), an update after.
-    private func write(_ answer: inout ChatMessage, _ db: SQLiteConnection) throws(StorageError) {
+    /// On the store's queue: a new row the first time there is text (or a complete answer), an
+    /// update after. A write that fails waits in memory for the next (`PendingWrites`); the
+    /// answer's id, provisional until then, stands for its row either way.
+    private func write(_ answer: inout ChatMessage) {
         if let id = answer.storageID {
-            try SQLiteConversationStore.update(answer, id: id, db)
+            _ = queue.storeNow([.update(answer, id: id, at: HTTPDate.now())], patience: .long)
         } else if !answer.content.isEmpty || answer.state == .complete {
-            answer.storageID = try SQLiteConversationStore.insert(
-                [answer], settings: settings, systemPrompt: systemPrompt, into: conversationID, db
-            ).first
+            let batch = MessageBatch(
+                conversationID: conversationID, messages: [answer], settings: settings, systemPrompt: systemPrompt,
+                at: HTTPDate.now())
+            answer.storageID = queue.storeNow([.messages(batch, ids: [])], patience: .long).first?.first
         }
     }
 }

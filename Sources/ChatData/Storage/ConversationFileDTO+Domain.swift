@@ -34,7 +34,7 @@ extension ConversationFileDTO {
         var messages: [ChatMessage] = []
         for (index, message) in self.messages.enumerated() {
             guard let role = Role(rawValue: message.role), role != .system else {
-                return .failure(StorageError.file("message \(index + 1) has an unknown role \"\(message.role)\""))
+                return .failure(StorageError.unknownRole(message: index + 1, role: message.role))
             }
             let state = message.state.flatMap(MessageState.init(rawValue:)) ?? .complete
             messages.append(

@@ -91,6 +91,29 @@ enum HistorySchema {
             END;
             """
         ),
+        (
+            // Branches. Each message names the one it follows (`parent_id`; 0 for the first of
+            // its branch; NULL in a row an older release added since: the one before it). The
+            // messages that follow one another from a first message form a branch; a message
+            // with siblings (an answer `/retry` replaced, a question `/edit` asked again) starts
+            // one branch each. A conversation shows the branch that ends at `head_id`, says
+            // whether it ever branched (`branched`: one that never did shows every message, and
+            // is listed without walking its branch), and names the conversation it branched off
+            // (`/fork`), the message there and its turn.
+            "v6-branches",
+            """
+            ALTER TABLE message ADD COLUMN parent_id INTEGER;
+            ALTER TABLE conversation ADD COLUMN head_id INTEGER;
+            ALTER TABLE conversation ADD COLUMN branched INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE conversation ADD COLUMN parent_id TEXT;
+            ALTER TABLE conversation ADD COLUMN branched_from INTEGER;
+            ALTER TABLE conversation ADD COLUMN branch_turn INTEGER;
+            UPDATE message SET parent_id = IFNULL(
+                (SELECT MAX(p.id) FROM message p WHERE p.conversation_id = message.conversation_id AND p.id < message.id),
+                0);
+            UPDATE conversation SET head_id = (SELECT MAX(id) FROM message WHERE conversation_id = conversation.id);
+            """
+        ),
     ]
 
     /// Brings `database` up to the last version, in one transaction. A database a newer release
@@ -101,7 +124,7 @@ enum HistorySchema {
         try database.transaction(writing: true) { () throws(StorageError) in
             let stored = try userVersion(database)
             let version = stored == 0 ? try grdbVersion(database) : stored
-            guard version >= 0 else { throw StorageError.database("unknown history schema version \(version)") }
+            guard version >= 0 else { throw StorageError.unexpected("unknown history schema version \(version)") }
             for migration in migrations.dropFirst(version) { try database.execute(migration.sql) }
             let reached = max(version, migrations.count)
             if reached != stored { try database.execute("PRAGMA user_version = \(reached)") }

@@ -12,7 +12,7 @@ public struct JSONConversationArchive: ConversationArchive {
     /// The conversation as the JSON `save` writes.
     public func encode(_ conversation: Conversation) throws(StorageError) -> [UInt8] {
         guard let bytes = ConversationFileDTO(conversation).jsonBytes(capacity: 4096, pretty: true) else {
-            throw StorageError.file("could not encode the conversation: a number in it is not finite")
+            throw StorageError.unencodable(reason: "a number in it is not finite")
         }
         return bytes + [0x0A]
     }
@@ -23,7 +23,7 @@ public struct JSONConversationArchive: ConversationArchive {
         do {
             try FileSystem.writeAtomically(bytes, to: path, mode: 0o600)
         } catch {
-            throw StorageError.file("cannot write \(path): \(error.reason)")
+            throw StorageError.file(path: path, operation: .write, reason: error.reason)
         }
     }
 
@@ -34,8 +34,8 @@ public struct JSONConversationArchive: ConversationArchive {
             bytes = try FileSystem.read(path)
         } catch {
             switch error {
-            case .missing: throw StorageError.file("\(path) does not exist")
-            case .unreadable(let reason): throw StorageError.file("cannot read \(path): \(reason)")
+            case .missing: throw StorageError.missingFile(path: path)
+            case .unreadable(let reason): throw StorageError.file(path: path, operation: .read, reason: reason)
             }
         }
         guard let file = (try? JSONParser.parse(bytes)).flatMap(ConversationFileDTO.init(json:)) else {
@@ -45,7 +45,7 @@ public struct JSONConversationArchive: ConversationArchive {
             throw StorageError.notAConversation(path: path, format: file.format)
         }
         guard file.version <= ConversationFileDTO.currentVersion else {
-            throw StorageError.file("\(path) was written by a newer chat (version \(file.version))")
+            throw StorageError.newerFile(path: path, version: file.version)
         }
         return try file.toDomain(stream: true, home: home).get()
     }

@@ -34,6 +34,10 @@ struct SQLiteArguments {
         values.append(value.map { .integer(Int64($0)) } ?? .null)
     }
 
+    mutating func append(_ value: Int64?) {
+        values.append(value.map { .integer($0) } ?? .null)
+    }
+
     mutating func append(_ value: Double) {
         values.append(.real(value))
     }

@@ -1,9 +1,15 @@
 internal import CSQLite
 import ChatDomain
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// One connection to a SQLite database, closed when it goes. Not for concurrent use: whoever
-/// owns it serializes the calls (the history store through a `Mutex`). Every failure is a
-/// `StorageError.database` with SQLite's own message.
+/// owns it serializes the calls (the history store through its queue). Every failure is a
+/// `StorageError.database` with SQLite's own message and what kind of failure its code tells.
 final class SQLiteConnection {
     let handle: OpaquePointer
 
@@ -15,8 +21,9 @@ final class SQLiteConnection {
         guard code == SQLITE_OK, let handle else {
             // On most failures SQLite still returns a handle, holding the message; it must be closed.
             let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            let systemError = handle.map { sqlite3_system_errno($0) } ?? 0
             sqlite3_close_v2(handle)
-            throw StorageError.database(message ?? Self.describe(code))
+            throw Self.failure(code, Self.withSystemReason(message ?? Self.describe(code), code, systemError))
         }
         self.handle = handle
     }
@@ -31,7 +38,7 @@ final class SQLiteConnection {
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         defer { sqlite3_free(message) }
         guard code == SQLITE_OK else {
-            throw message.map { StorageError.database(String(cString: $0)) } ?? error(code)
+            throw message.map { Self.failure(sqlite3_extended_errcode(handle), String(cString: $0)) } ?? error(code)
         }
     }
 
@@ -98,7 +105,33 @@ final class SQLiteConnection {
 
     /// The error SQLite reports for the last call on this connection that returned `code`.
     func error(_ code: Int32) -> StorageError {
-        StorageError.database(sqlite3_errmsg(handle).map { String(cString: $0) } ?? Self.describe(code))
+        let message = sqlite3_errmsg(handle).map { String(cString: $0) } ?? Self.describe(code)
+        return Self.failure(code, Self.withSystemReason(message, code, sqlite3_system_errno(handle)))
+    }
+
+    /// SQLite's message, with the system's reason after it where SQLite's alone does not say
+    /// why ("unable to open database file (Permission denied)").
+    private static func withSystemReason(_ message: String, _ code: Int32, _ systemError: Int32) -> String {
+        switch code & 0xFF {
+        case SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_READONLY, SQLITE_PERM:
+            guard systemError != 0, let reason = strerror(systemError) else { return message }
+            return "\(message) (\(String(cString: reason)))"
+        default:
+            return message
+        }
+    }
+
+    /// The error for SQLite's result `code` (primary or extended) with `reason`.
+    static func failure(_ code: Int32, _ reason: String) -> StorageError {
+        let kind: DatabaseFailure.Kind
+        switch code & 0xFF {
+        case SQLITE_CORRUPT, SQLITE_NOTADB: kind = .damaged
+        case SQLITE_FULL: kind = .full
+        case SQLITE_BUSY, SQLITE_LOCKED: kind = .locked
+        case SQLITE_READONLY, SQLITE_PERM, SQLITE_CANTOPEN, SQLITE_AUTH: kind = .denied
+        default: kind = .other
+        }
+        return .database(DatabaseFailure(kind: kind, reason: reason))
     }
 
     /// SQLite's text for a result code.

@@ -34,10 +34,10 @@ final class SQLiteStatement {
             sqlite3_finalize(handle)
             throw connection.error(code)
         }
-        guard let handle else { throw StorageError.database("no SQL statement in \"\(sql)\"") }
+        guard let handle else { throw StorageError.unexpected("no SQL statement in \"\(sql)\"") }
         guard rest.allSatisfy(\.isWhitespace) else {
             sqlite3_finalize(handle)
-            throw StorageError.database("more than one SQL statement in \"\(sql)\"")
+            throw StorageError.unexpected("more than one SQL statement in \"\(sql)\"")
         }
         self.handle = handle
         self.connection = connection
@@ -54,7 +54,7 @@ final class SQLiteStatement {
         onRow = false
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard arguments.count == expected else {
-            throw StorageError.database("the statement takes \(expected) arguments, not \(arguments.count)")
+            throw StorageError.unexpected("the statement takes \(expected) arguments, not \(arguments.count)")
         }
         for (offset, argument) in arguments.enumerated() {
             let code = argument.bind(to: handle, at: Int32(offset + 1))
@@ -68,7 +68,7 @@ final class SQLiteStatement {
         onRow = false
         let expected = Int(sqlite3_bind_parameter_count(handle))
         guard arguments.count == expected else {
-            throw StorageError.database("the statement takes \(expected) arguments, not \(arguments.count)")
+            throw StorageError.unexpected("the statement takes \(expected) arguments, not \(arguments.count)")
         }
         try arguments.bound(to: handle, error: connection.error) { () throws(StorageError) in
             defer { sqlite3_reset(handle) }
@@ -92,20 +92,20 @@ final class SQLiteStatement {
     /// Column `index` (from 0) of the current row. Reading NULL, or a value that does not fit
     /// `T`, as a non-optional `T` is an error.
     func column<T: SQLiteValue>(_ index: Int32, as type: T.Type = T.self) throws(StorageError) -> T {
-        guard onRow else { throw StorageError.database("no row to read column \(index) from") }
+        guard onRow else { throw StorageError.unexpected("no row to read column \(index) from") }
         guard index >= 0, index < sqlite3_column_count(handle) else {
-            throw StorageError.database("no column \(index) in the result")
+            throw StorageError.unexpected("no column \(index) in the result")
         }
         guard let value = T.read(from: handle, at: index) else {
             let name = sqlite3_column_name(handle, index).map { String(cString: $0) } ?? "\(index)"
-            throw StorageError.database("column \(name) holds no \(T.self)")
+            throw StorageError.unexpected("column \(name) holds no \(T.self)")
         }
         return value
     }
 
     /// The column named `name` of the current row.
     func column<T: SQLiteValue>(_ name: String, as type: T.Type = T.self) throws(StorageError) -> T {
-        guard let index = columnIndexes[name] else { throw StorageError.database("no column \(name) in the result") }
+        guard let index = columnIndexes[name] else { throw StorageError.unexpected("no column \(name) in the result") }
         return try column(index)
     }
 }

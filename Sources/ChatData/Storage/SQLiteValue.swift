@@ -77,3 +77,37 @@ extension Optional: SQLiteValue where Wrapped: SQLiteValue {
         .some(Wrapped.read(from: statement, at: index))
     }
 }
+
+/// A column's value as SQLite holds it, whatever its type: what a salvage copies from one
+/// database to another without knowing the columns.
+enum SQLiteStoredValue: SQLiteValue, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        switch self {
+        case .null: return sqlite3_bind_null(statement, index)
+        case .integer(let value): return value.bind(to: statement, at: index)
+        case .real(let value): return value.bind(to: statement, at: index)
+        case .text(let value): return value.bind(to: statement, at: index)
+        case .blob(let bytes):
+            return bytes.withUnsafeBytes { csqlite_bind_blob(statement, index, $0.baseAddress, Int32(bytes.count)) }
+        }
+    }
+
+    static func read(from statement: OpaquePointer, at index: Int32) -> SQLiteStoredValue? {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+        case SQLITE_TEXT: return String.read(from: statement, at: index).map(SQLiteStoredValue.text)
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, index))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, index) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+}

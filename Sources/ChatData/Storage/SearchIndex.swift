@@ -18,10 +18,19 @@ enum SearchIndex {
         let (indexed, newest) = try progress(db)
         guard newest > indexed else { return }
         // Many rows touch many pages of the index: the bulk cache, as for storing many rows.
-        try SQLiteConversationStore.setCache(db, bulk: true)
-        defer { try? SQLiteConversationStore.setCache(db, bulk: false) }
+        try HistoryOpening.setCache(db, bulk: true)
+        defer { try? HistoryOpening.setCache(db, bulk: false) }
         try db.run("INSERT INTO message_fts (rowid, content) SELECT id, content FROM message WHERE id > ?", [indexed])
         try db.run("UPDATE message_fts_progress SET indexed_through = ?", [newest])
+    }
+
+    /// Makes the index again from the messages, all of them: for an index SQLite calls damaged
+    /// while the tables are whole. Run in a write transaction.
+    static func rebuild(_ db: SQLiteConnection) throws(StorageError) {
+        try HistoryOpening.setCache(db, bulk: true)
+        defer { try? HistoryOpening.setCache(db, bulk: false) }
+        try db.execute("INSERT INTO message_fts (message_fts) VALUES ('rebuild')")
+        try db.run("UPDATE message_fts_progress SET indexed_through = (SELECT IFNULL(MAX(id), 0) FROM message)")
     }
 
     /// The newest message id indexed and the newest message id stored.
@@ -29,7 +38,7 @@ enum SearchIndex {
         let row = try db.firstRow(
             "SELECT (SELECT indexed_through FROM message_fts_progress), (SELECT IFNULL(MAX(id), 0) FROM message)"
         ) { row throws(StorageError) in (try row.column(0, as: Int64.self), try row.column(1, as: Int64.self)) }
-        guard let row else { throw StorageError.database("the search index's progress is missing") }
+        guard let row else { throw StorageError.unexpected("the search index's progress is missing") }
         return row
     }
 }

@@ -10,12 +10,15 @@ public struct Conversation: Sendable, Equatable {
     public var id: String?
     /// Its title in the history, if one was set.
     public var title: String?
+    /// Where it branched off another conversation (`/fork`), if it did.
+    public var branchedFrom: BranchPoint?
 
     /// Creates a conversation.
     public init(
         systemPrompt: String? = nil, settings: ChatSettings, messages: [ChatMessage] = [], id: String? = nil,
-        title: String? = nil
+        title: String? = nil, branchedFrom: BranchPoint? = nil
     ) {
+        self.branchedFrom = branchedFrom
         self.systemPrompt = systemPrompt
         self.settings = settings
         self.messages = messages
@@ -150,5 +153,18 @@ public struct Conversation: Sendable, Equatable {
         messages.removeAll()
         id = nil
         title = nil
+        branchedFrom = nil
+    }
+
+    /// The indices of the person's questions, in order: question N (from 1) is at index N − 1.
+    public var questionIndices: [Int] {
+        messages.indices.filter { messages[$0].role == .user }
+    }
+
+    /// Keeps the first `count` messages and drops the rest (from this conversation, not the
+    /// history): where a branch goes another way.
+    public mutating func keepFirst(_ count: Int) {
+        guard count < messages.count else { return }
+        messages.removeSubrange(max(count, 0)...)
     }
 }

@@ -14,12 +14,15 @@ public struct ConversationSummary: Sendable, Equatable {
     /// Where a search matched in its messages; nil outside a search, or when only the title
     /// matched.
     public var snippet: MatchSnippet?
+    /// Where it branched off another conversation (`/fork`), if it did.
+    public var branchedFrom: BranchPoint?
 
     /// Creates a summary.
     public init(
         id: String, title: String, model: String, createdAt: Double, updatedAt: Double, turns: Int,
-        snippet: MatchSnippet? = nil
+        snippet: MatchSnippet? = nil, branchedFrom: BranchPoint? = nil
     ) {
+        self.branchedFrom = branchedFrom
         self.id = id
         self.title = title
         self.model = model

@@ -1,7 +1,16 @@
-/// Why stored conversations could not be written, read or found.
+/// Why stored conversations could not be written, read or found: the facts, which
+/// Presentation's `ErrorWording` puts into words.
 public enum StorageError: Error, Sendable, Equatable {
-    /// A conversation file could not be used; the text names the file.
-    case file(String)
+    /// The conversation file at `path` could not be read or written; `reason` is the system's.
+    case file(path: String, operation: FileOperation, reason: String)
+    /// There is no file at `path`.
+    case missingFile(path: String)
+    /// The conversation file at `path` was written by a newer chat, in format `version`.
+    case newerFile(path: String, version: Int)
+    /// Message `message` (from 1) of a conversation file has a role chat does not know.
+    case unknownRole(message: Int, role: String)
+    /// The conversation could not be encoded as a file; `reason` is the encoder's.
+    case unencodable(reason: String)
     /// The file at `path` is not a conversation file: not one at all (`format` nil), or one of
     /// another format.
     case notAConversation(path: String, format: String?)
@@ -10,5 +19,11 @@ public enum StorageError: Error, Sendable, Equatable {
     /// Several stored conversations have ids starting with this.
     case ambiguous(id: String, matches: [String])
     /// The history database failed.
-    case database(String)
+    case database(DatabaseFailure)
+
+    /// What was being done to a conversation file.
+    public enum FileOperation: Sendable, Equatable {
+        case read
+        case write
+    }
 }

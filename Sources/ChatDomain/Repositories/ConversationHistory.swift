@@ -19,6 +19,18 @@ public protocol ConversationHistory: Sendable {
     func delete(_ id: String) async -> Result<ConversationSummary, StorageError>
     /// Sets a conversation's title.
     func rename(_ id: String, title: String) async -> Result<Void, StorageError>
+    /// `ConversationRecorder.branch`: what is stored next in conversation `conversationID`
+    /// follows message `messageID` (nil: starts before its first).
+    func branch(_ conversationID: String, after messageID: Int64?) async
+    /// The stored messages that answer (or ask) the same as message `messageID`: it and its
+    /// siblings, each the start of a branch, oldest first.
+    func alternatives(to messageID: Int64) async -> Result<[ChatMessage], StorageError>
+    /// Shows the branch of conversation `conversationID` through message `messageID` (down to
+    /// its newest message), from now on; returns the conversation as it now shows.
+    func showBranch(through messageID: Int64, of conversationID: String) async -> Result<Conversation, StorageError>
+    /// The messages of this run not stored yet (a write failed, and none has succeeded since),
+    /// after one more try to store them; nil when everything is stored.
+    func unstored() async -> UnstoredMessages?
 }
 
 extension ConversationHistory {

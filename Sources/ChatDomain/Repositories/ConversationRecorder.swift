@@ -1,6 +1,8 @@
 /// Keeps every conversation as it happens, so none is ever lost: the role a history store
 /// plays for the use case. Failures to store are the implementation's to report; the chat
-/// goes on either way. Calls may wait for the store, never block the caller's thread.
+/// goes on either way. A store may keep what it could not write and write it later: the ids it
+/// returns then stand for rows to come, and later calls may use them. Calls may wait for the
+/// store, never block the caller's thread.
 public protocol ConversationRecorder: Sendable {
     /// Stores a new conversation (no messages yet) and returns its short id.
     func begin(_ conversation: Conversation) async -> String?
@@ -16,8 +18,13 @@ public protocol ConversationRecorder: Sendable {
     ) async -> [Int64]?
     /// Replaces a stored message's text, state, reasoning and usage.
     func update(_ message: ChatMessage, id: Int64) async
-    /// Removes stored messages (`/undo`, `/retry`): only the person's own actions remove anything.
+    /// Removes stored messages, and those that branch off them (`/undo`): only the person's
+    /// own actions remove anything.
     func remove(ids: [Int64]) async
+    /// Starts a new branch of conversation `conversationID` after message `messageID` (nil:
+    /// before its first): what is stored next follows that message, and the messages that
+    /// followed it stay stored, on a branch of their own (`/retry`, `/edit N`).
+    func branch(_ conversationID: String, after messageID: Int64?) async
     /// Starts storing an answer of conversation `conversationID` while it streams. The recorder
     /// decides when to write what has arrived (so a crash loses little of it) and stores the
     /// answer as it ended at `finish`.

@@ -9,8 +9,9 @@ public protocol ChatUseCase: Sendable {
     func send(_ message: ChatMessage, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async
         -> Turn
 
-    /// Asks again for an answer to the last user message, replacing the answer after it. With no
-    /// user message to retry, the turn has neither an answer nor an error.
+    /// Asks again for an answer to the last user message, replacing the answer after it in the
+    /// conversation (a recorder keeps the replaced one, as another branch). With no user message
+    /// to retry, the turn has neither an answer nor an error.
     func retry(in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async -> Turn
 
     /// Drops the last exchange (the last user message and what follows), from the history too.

@@ -52,13 +52,15 @@ public struct GPTChatUseCase: ChatUseCase {
     }
 
     public func retry(in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async -> Turn {
-        var removed: [Int64] = []
+        var replaced = false
         while let last = conversation.messages.last, last.role != .user {
             conversation.removeLast()
-            if let id = last.storageID { removed.append(id) }
+            replaced = true
         }
-        if !removed.isEmpty { await recorder?.remove(ids: removed) }
         guard var question = conversation.messages.last else { return Turn(answer: nil) }
+        // What is replaced stays stored, on a branch of its own (`/answers` steps back to it),
+        // and the new answer follows the question.
+        if replaced, let id = conversation.id { await recorder?.branch(id, after: question.storageID) }
         question.state = .complete
         conversation.replaceLast(question)
         if let id = question.storageID { await recorder?.update(question, id: id) }

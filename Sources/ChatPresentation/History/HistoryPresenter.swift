@@ -28,6 +28,7 @@ public struct HistoryPresenter {
             text +=
                 style.bold(summary.id) + "  " + style.dim(Self.date(summary.updatedAt)) + "  "
                 + summary.model + "  " + style.dim(turns) + "  " + summary.title
+            if let origin = summary.branchedFrom { text += style.dim("  (\(Self.describe(origin)))") }
             if let snippet = summary.snippet {
                 if style.colour {
                     text +=
@@ -43,9 +44,10 @@ public struct HistoryPresenter {
         output.write(text)
     }
 
-    /// The whole conversation, both sides.
+    /// The whole conversation (the branch it shows), both sides.
     public func show(_ conversation: Conversation) {
         var text = ""
+        if let origin = conversation.branchedFrom { text += style.dim(Self.describe(origin)) + "\n\n" }
         if let system = conversation.systemPrompt, !system.isEmpty {
             text += style.dim("system: ") + system + "\n\n"
         }
@@ -56,6 +58,11 @@ public struct HistoryPresenter {
             text += "\n"
         }
         output.write(text)
+    }
+
+    /// `branched from k3v9x2qa at turn 2`.
+    public static func describe(_ origin: BranchPoint) -> String {
+        "branched from \(origin.conversationID) at turn \(origin.turn)"
     }
 
     /// An attached image as the history knows it: the image itself is not stored.
@@ -69,6 +76,7 @@ public struct HistoryPresenter {
     public func markdown(_ conversation: Conversation) {
         var text = "# \(conversation.title ?? "Conversation \(conversation.id ?? "")")\n\n"
         text += "Model: \(conversation.settings.model)\n\n"
+        if let origin = conversation.branchedFrom { text += Self.describe(origin).capitalizedFirst + ".\n\n" }
         if let system = conversation.systemPrompt, !system.isEmpty {
             text += "## System\n\n\(system)\n\n"
         }
@@ -96,5 +104,12 @@ public struct HistoryPresenter {
         var buffer = [CChar](repeating: 0, count: 32)
         let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M", &fields)
         return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// The text with its first letter in capitals.
+    fileprivate var capitalizedFirst: String {
+        prefix(1).uppercased() + dropFirst()
     }
 }

@@ -6,4 +6,10 @@ public protocol LineReader: AnyObject {
     /// Remembers a line the person entered, for Up-arrow recall (and keeps it, where the reader
     /// keeps a history file: when this returns, it is written).
     func remember(_ line: String) async
+    /// Whether a person types the lines, on a terminal (who can be asked before the session ends).
+    var readsTerminal: Bool { get }
+}
+
+extension LineReader {
+    public var readsTerminal: Bool { false }
 }

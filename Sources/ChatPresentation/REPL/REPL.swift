@@ -5,6 +5,8 @@ import ChatDomain
 /// `output`; notes, errors and the waiting indicator to `notes`.
 public final class REPL {
     private let context: REPLContext
+    /// Whether the person was told, as the session was ending, that messages are not stored.
+    private var offeredSave = false
 
     /// The conversation so far.
     public var conversation: Conversation { context.conversation }
@@ -22,19 +24,23 @@ public final class REPL {
         if let firstMessage {
             let answered = await context.send(firstMessage)
             // With no terminal to go on with, this was a one-shot: a failure is exit status 1.
-            if endAfterFirst { return control.exitStatus ?? (answered ? 0 : 1) }
+            if endAfterFirst {
+                _ = await mayLeave()
+                return control.exitStatus ?? (answered ? 0 : 1)
+            }
         }
         while true {
-            if let status = control.exitStatus { return status }
+            if let status = control.exitStatus, await mayLeave() { return status }
             switch await reader.readLine(prompt: context.prompt) {
             case .end:
-                return control.exitStatus ?? 0
+                if await mayLeave() { return control.exitStatus ?? 0 }
             case .interrupted:
-                if let status = control.exitStatus { return status }
+                if let status = control.exitStatus, await mayLeave() { return status }
                 context.note("(Ctrl-C discards the line; /exit or Ctrl-D leaves)")
             case .signalled(let number):
                 // The read may end before the signal's own handler has asked the session to end.
-                return control.exitStatus ?? 128 + number
+                control.requestExit(status: control.exitStatus ?? 128 + number)
+                if let status = control.exitStatus, await mayLeave() { return status }
             case .line(let line) where line.trimmingCharacters() == "\"\"\"":
                 // A block is always a message, never a command.
                 guard let block = await readBlock() else { continue }
@@ -42,11 +48,11 @@ public final class REPL {
                 await context.send(block)
             case .line(let line) where Self.leavingWords.contains(line.trimmingCharacters()):
                 // What `llm chat` and shell-gpt users type to leave; a `"""` block sends the word.
-                return control.exitStatus ?? 0
+                if await mayLeave() { return control.exitStatus ?? 0 }
             case .line(let line) where !line.allSatisfy(\.isWhitespace):
                 await reader.remember(line)
                 if let invocation = SlashCommandLine(line) {
-                    if await perform(invocation) == .exit { return control.exitStatus ?? 0 }
+                    if await perform(invocation) == .exit, await mayLeave() { return control.exitStatus ?? 0 }
                 } else {
                     await context.send(line.hasPrefix("//") ? String(line.dropFirst()) : line)
                 }
@@ -54,6 +60,24 @@ public final class REPL {
                 continue
             }
         }
+    }
+
+    /// Whether the session may end now. When the history still holds messages it could not
+    /// store, says so: to a person at a terminal once, offering `/save` (the session goes on,
+    /// and leaving again leaves); with no one to ask (piped lines, a signal), by keeping the
+    /// conversation in a file of its own.
+    private func mayLeave() async -> Bool {
+        guard let history = context.parts.history else { return true }
+        if context.parts.reader.readsTerminal && context.parts.control.exitStatus == nil {
+            guard !offeredSave, let unstored = await history.unstored() else { return true }
+            offeredSave = true
+            context.warn(ErrorWording.unstoredOffer(unstored))
+            return false
+        }
+        let keeper = UnstoredConversation(
+            history: history, archive: context.parts.archive, temporaryDirectory: context.parts.temporaryDirectory)
+        if let line = await keeper.keep(context.conversation) { context.warn(line) }
+        return true
     }
 
     /// A line that is one of these words, alone, leaves.

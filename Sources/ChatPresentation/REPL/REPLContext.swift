@@ -48,6 +48,13 @@ final class REPLContext {
         return await answer(.send(message))
     }
 
+    /// Sends `message` as it is (its text and images, nothing else attached), and shows the
+    /// answer; returns whether it arrived whole.
+    @discardableResult
+    func send(_ message: ChatMessage) async -> Bool {
+        await answer(.send(message))
+    }
+
     /// Asks again for an answer to the last message; returns whether it arrived whole.
     @discardableResult
     func retry() async -> Bool {
@@ -95,6 +102,33 @@ final class REPLContext {
         if let line = UnavailableImages.note(for: conversation) { note(line) }
     }
 
+    /// Goes another way from message `index` on: the messages from it leave the conversation
+    /// (stored ones stay in the history, on a branch of their own), and what is sent next
+    /// follows the message before it.
+    func branch(before index: Int) async {
+        if let history = parts.history, let id = conversation.id {
+            let previous = index > 0 ? conversation.messages[index - 1].storageID : nil
+            if index == 0 || previous != nil { await history.branch(id, after: previous) }
+        }
+        conversation.keepFirst(index)
+    }
+
+    /// The index of question `argument` (from 1), or nil, having said why, when there is none.
+    func questionIndex(_ argument: String, command: String) -> Int? {
+        let questions = conversation.questionIndices
+        guard let number = Int(argument), number >= 1 else {
+            failure("give a question's number: \(command) (/history numbers them)")
+            return nil
+        }
+        guard number <= questions.count else {
+            failure(
+                "no question \(number): this conversation has \(Counted.text(questions.count, "question")) "
+                    + "(/history numbers them)")
+            return nil
+        }
+        return questions[number - 1]
+    }
+
     /// The stored conversations, or nil (having said so) when history is off.
     var history: (any ConversationHistory)? {
         guard let history = parts.history else {
@@ -114,6 +148,11 @@ final class REPLContext {
     /// A note, to the notes stream.
     func note(_ text: String) {
         parts.notes.write(parts.notesStyle.note(text) + "\n")
+    }
+
+    /// One warning line, to the notes stream.
+    func warn(_ text: String) {
+        parts.notes.write(parts.notesStyle.warning("chat: warning: \(text)") + "\n")
     }
 
     /// One error line, to the notes stream.

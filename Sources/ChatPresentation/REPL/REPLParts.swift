@@ -31,6 +31,9 @@ extension REPL {
         public var attachments: Attachments
         /// Where `/copy` puts text, if anywhere.
         public var clipboard: (any Clipboard)?
+        /// Where a conversation the history could not store is kept when the session ends with
+        /// no one to ask (`$TMPDIR`; nil: /tmp).
+        public var temporaryDirectory: String?
 
         /// Gathers the parts. Without `makeRenderer`, answers are printed as plain text.
         public init(
@@ -40,8 +43,9 @@ extension REPL {
             conversationSwitch: ConversationSwitch, makeRenderer: AnswerRendererFactory? = nil,
             promptStyle: TerminalStyle? = nil, clipboard: (any Clipboard)? = nil, roles: [PromptRole] = [],
             role: PromptRole? = nil, attachmentReader: (any AttachmentReader)? = nil,
-            attachments: Attachments = Attachments()
+            attachments: Attachments = Attachments(), temporaryDirectory: String? = nil
         ) {
+            self.temporaryDirectory = temporaryDirectory
             self.clipboard = clipboard
             self.useCase = useCase
             self.reader = reader

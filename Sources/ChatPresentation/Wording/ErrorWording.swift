@@ -51,8 +51,18 @@ public enum ErrorWording {
     /// The line for stored conversations that could not be used.
     public static func line(for error: StorageError) -> String {
         switch error {
-        case .file(let message):
-            return message
+        case .file(let path, .read, let reason):
+            return "cannot read \(path): \(reason)"
+        case .file(let path, .write, let reason):
+            return "cannot write \(path): \(reason)"
+        case .missingFile(let path):
+            return "\(path) does not exist"
+        case .newerFile(let path, let version):
+            return "\(path) was written by a newer chat (version \(version))"
+        case .unknownRole(let message, let role):
+            return "message \(message) has an unknown role \"\(role)\""
+        case .unencodable(let reason):
+            return "could not encode the conversation: \(reason)"
         case .notAConversation(let path, nil):
             return "\(path) is not a conversation saved by chat (/save writes one)"
         case .notAConversation(let path, let format?):
@@ -61,9 +71,68 @@ public enum ErrorWording {
             return "no conversation \(id) (chat --list shows them)"
         case .ambiguous(let id, let matches):
             return "\(id) could be \(matches.prefix(5).joined(separator: ", ")); give more of the id"
-        case .database(let message):
-            return "history: \(message)"
+        case .database(let failure):
+            return "history: " + describe(failure)
         }
+    }
+
+    /// What failed in the history database, and why.
+    private static func describe(_ failure: DatabaseFailure) -> String {
+        switch failure.step {
+        case .creatingDirectory(let path):
+            return "cannot create \(path): \(failure.reason)"
+        case .securingDirectory(let path):
+            return "cannot make \(path) private (this user's, mode 0700): \(failure.reason)"
+        case .opening(let path):
+            return "cannot open \(path): \(failure.reason)"
+        case .using:
+            return failure.reason
+        }
+    }
+
+    /// The line for what the history tells while the chat goes on.
+    public static func line(for notice: HistoryNotice) -> String {
+        switch notice {
+        case .notStored(let failure) where failure.step == .using:
+            return "history: could not save (\(failure.reason)); the conversation goes on and is stored as soon as "
+                + "a write succeeds"
+        case .notStored(let failure):
+            return "history: \(describe(failure)); the conversation goes on and is stored as soon as a write succeeds"
+        case .salvaged(let salvage):
+            return salvaged(salvage)
+        }
+    }
+
+    /// The line for messages a run ended without storing: kept in `file` instead, or, when
+    /// that could not be written either, lost for `fileFailure`.
+    public static func unstoredLine(_ unstored: UnstoredMessages, keptIn file: String?, fileFailure: String?) -> String
+    {
+        let what = "history: \(Counted.text(unstored.count, "message")) not stored (\(describe(unstored.failure)))"
+        if let file {
+            return "\(what); the conversation is kept in \(file) instead (/load it in chat -i to go on)"
+        }
+        return "\(what), and not kept elsewhere either (\(fileFailure ?? "no temporary directory"))"
+    }
+
+    /// The REPL's line, before it ends, for messages the history still could not store.
+    public static func unstoredOffer(_ unstored: UnstoredMessages) -> String {
+        "history: \(Counted.text(unstored.count, "message")) not stored (\(describe(unstored.failure))): "
+            + "/save FILE keeps the conversation; /exit again leaves without it"
+    }
+
+    private static func salvaged(_ salvage: HistorySalvage) -> String {
+        // "41 conversations recovered, 1 recovered in part, 2 could not be read": the first
+        // count named, the others after it; counts of none left out, unless all are none.
+        let counts = [
+            (salvage.recovered, "recovered"), (salvage.partlyRecovered, "recovered in part"),
+            (salvage.unreadable, "could not be read"),
+        ].filter { $0.0 > 0 }
+        var words = counts.enumerated().map { index, count in
+            index == 0 ? "\(Counted.text(count.0, "conversation")) \(count.1)" : "\(count.0) \(count.1)"
+        }
+        if words.isEmpty { words = ["no conversation recovered"] }
+        return "history: the database was damaged and a new one started: \(words.joined(separator: ", ")); "
+            + "the damaged file is kept as \(salvage.damagedPath)"
     }
 
     /// The line for files that could not be attached.

@@ -16,7 +16,7 @@ final class MemoryConversationArchive: ConversationArchive {
 
     func load(from path: String) throws(StorageError) -> Conversation {
         guard let conversation = files.withLock({ $0[path] }) else {
-            throw StorageError.file("\(path) does not exist")
+            throw StorageError.missingFile(path: path)
         }
         return conversation
     }

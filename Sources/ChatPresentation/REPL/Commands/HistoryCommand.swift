@@ -1,4 +1,5 @@
-/// `/history`: the conversation, both sides, failed and interrupted messages marked.
+/// `/history`: the conversation, both sides, failed and interrupted messages marked, the
+/// person's questions numbered (for `/edit N` and `/fork N`).
 struct HistoryCommand: SlashCommand {
     let names = ["history"]
     let usage = "/history"
@@ -14,8 +15,10 @@ struct HistoryCommand: SlashCommand {
             context.note("no messages yet")
             return .proceed
         }
+        var question = 0
         for message in conversation.messages {
-            let label = message.role == .user ? "you: " : "assistant: "
+            if message.role == .user { question += 1 }
+            let label = message.role == .user ? "you [\(question)]: " : "assistant: "
             let mark: String
             switch message.state {
             case .complete: mark = ""

@@ -1,4 +1,5 @@
-/// `/retry`: ask again for an answer to the last message, replacing the answer after it.
+/// `/retry`: ask again for an answer to the last message, replacing the answer after it (which
+/// the history keeps: `/answers` steps back to it).
 struct RetryCommand: SlashCommand {
     let names = ["retry"]
     let usage = "/retry"

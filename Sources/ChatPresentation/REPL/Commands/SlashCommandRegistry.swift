@@ -6,9 +6,9 @@ struct SlashCommandRegistry: Sendable {
     /// Every command chat has.
     static let standard = SlashCommandRegistry(commands: [
         HelpCommand(), ExitCommand(), ClearCommand(), ModelCommand(), ModelsCommand(), SystemCommand(),
-        RoleCommand(), FileCommand(), FilesCommand(), HistoryCommand(), RetryCommand(), UndoCommand(), EditCommand(),
-        SaveCommand(), LoadCommand(), UsageCommand(), ConversationsCommand(), ResumeCommand(), TitleCommand(),
-        CopyCommand(),
+        RoleCommand(), FileCommand(), FilesCommand(), HistoryCommand(), RetryCommand(), AnswersCommand(),
+        UndoCommand(), EditCommand(), ForkCommand(), SaveCommand(), LoadCommand(), UsageCommand(),
+        ConversationsCommand(), ResumeCommand(), TitleCommand(), CopyCommand(),
     ])
 
     /// The command called `name` (any case), by one of its names or aliases.

@@ -1,0 +1,220 @@
+import ChatDomain
+import Dispatch
+
+/// The history database's connection and the serial queue every use of it runs on, never the
+/// caller's thread (Swift's small cooperative pool, which the answer's stream needs): callers
+/// await the result, a streaming answer's checkpoints are queued without waiting, and opening
+/// is the first job, so every use comes after it.
+///
+/// What is asked to be stored goes through `PendingWrites`: a write that fails (a full disk, a
+/// lock held too long, a database that cannot be opened) is kept in memory and stored, in
+/// order, with the next one that succeeds. A database SQLite calls damaged (at opening or at
+/// any use), once an integrity check confirms it, is set aside and salvaged, and the use tried
+/// again on the new one.
+final class HistoryQueue: @unchecked Sendable {
+    // `@unchecked`: every `var` below is read and written only by jobs on `queue`.
+    private let queue = DispatchQueue(label: "chat.history")
+    private let directory: DataDirectory
+    private let report: @Sendable (HistoryNotice) -> Void
+    private var database: OpenHistory?
+    private var openingFailure: DatabaseFailure?
+    private var pending = PendingWrites()
+    /// Why the last write failed.
+    private var lastFailure: DatabaseFailure?
+    /// Whether a failed write was reported (once a run).
+    private var reported = false
+    /// Whether a write gave up waiting for another process's lock: after that (or a report),
+    /// writes wait only briefly, so a process that hangs holding the lock costs each turn
+    /// little.
+    private var waitedOutALock = false
+
+    /// Starts opening the history database in `directory`, as the queue's first job. `report`
+    /// hears what the person should know: a failed write (once), a damaged database salvaged.
+    init(directory: DataDirectory, report: @escaping @Sendable (HistoryNotice) -> Void) {
+        self.directory = directory
+        self.report = report
+        queue.async { [self] in connect() }
+    }
+
+    /// Why opening failed, once it has been tried; nil when it worked.
+    var openingError: StorageError? {
+        get async { await onQueue { self.database == nil ? self.openingFailure.map(StorageError.database) : nil } }
+    }
+
+    /// Runs `body` on the queue and waits for it without holding a thread.
+    func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Runs `body` on the queue after `delay`, without waiting for it.
+    func later(_ delay: Duration, _ body: @escaping @Sendable () -> Void) {
+        let components = delay.components
+        let nanoseconds = Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0)), execute: body)
+    }
+
+    // MARK: - Writes that must not be lost
+
+    /// Stores `writes` after whatever is still pending, in one transaction, and waits for it;
+    /// returns the ids each write gave its messages (provisional until stored).
+    func store(_ writes: [PendingWrites.Write], patience: HistoryPatience) async -> [[Int64]] {
+        await onQueue { self.storeNow(writes, patience: patience) }
+    }
+
+    /// On the queue: `store`.
+    func storeNow(_ writes: [PendingWrites.Write], patience: HistoryPatience) -> [[Int64]] {
+        let provisional = writes.map { pending.add($0) }
+        flush(patience: patience)
+        return provisional.map { ids in ids.map { pending.rowID(for: $0) ?? $0 } }
+    }
+
+    /// On the queue: a conversation id that is not taken, as far as the database can tell.
+    func unusedConversationID() -> String {
+        MessageRows.unusedConversationID(database?.connection)
+    }
+
+    /// The messages not stored yet, after one more try; nil when everything is stored.
+    func unstored() async -> UnstoredMessages? {
+        await onQueue {
+            self.flush(patience: .long)
+            let count = self.pending.messageCount
+            guard count > 0 else { return nil }
+            return UnstoredMessages(count: count, failure: self.lastFailure ?? DatabaseFailure(reason: "not stored"))
+        }
+    }
+
+    /// On the queue: stores what is pending; false when that failed. A failure is reported
+    /// once a run, except a lock held by another process past a short wait: the next write
+    /// stores what this one could not.
+    @discardableResult
+    private func flush(patience: HistoryPatience) -> Bool {
+        guard !pending.isEmpty else { return true }
+        let pending = self.pending
+        let outcome = transactionNow(writing: true, patience: reported || waitedOutALock ? .short : patience) {
+            db throws(StorageError) in try pending.store(db)
+        }
+        switch outcome {
+        case .success(let assigned):
+            self.pending.markStored(assigned)
+            return true
+        case .failure(let error):
+            let failure = error.databaseFailure ?? DatabaseFailure(reason: "\(error)")
+            lastFailure = failure
+            if failure.kind == .locked { waitedOutALock = true }
+            if !reported && !(failure.kind == .locked && patience == .short) {
+                reported = true
+                report(.notStored(failure))
+            }
+            return false
+        }
+    }
+
+    // MARK: - Reads, and writes whose failure the caller shows
+
+    /// `body` in a write transaction on the queue (after what is pending), its failure returned.
+    func writeResult<T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteConnection) throws(StorageError) -> T
+    ) async -> Result<T, StorageError> {
+        await onQueue {
+            self.flush(patience: .long)
+            return self.transactionNow(writing: true, patience: .long, body)
+        }
+    }
+
+    /// `body` in a transaction on the queue after what is pending was stored (if it could be),
+    /// with message `id` as its row id (nil while it is not stored).
+    func afterPending<T: Sendable>(
+        writing: Bool, resolving id: Int64,
+        _ body: @escaping @Sendable (SQLiteConnection, Int64?) throws(StorageError) -> T
+    ) async -> Result<T, StorageError> {
+        await onQueue {
+            self.flush(patience: .long)
+            let row = self.pending.rowID(for: id)
+            return self.transactionNow(writing: writing, patience: .long) { db throws(StorageError) in try body(db, row)
+            }
+        }
+    }
+
+    /// `body` in a read transaction on the queue.
+    func read<T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteConnection) throws(StorageError) -> T
+    ) async -> Result<T, StorageError> {
+        await onQueue { self.transactionNow(writing: false, patience: .long, body) }
+    }
+
+    /// On the queue: `body` in a transaction of its own. When SQLite calls the database damaged
+    /// and a check confirms it, the database is salvaged and `body` runs again on the new one.
+    func transactionNow<T>(
+        writing: Bool, patience: HistoryPatience, _ body: (SQLiteConnection) throws(StorageError) -> T
+    ) -> Result<T, StorageError> {
+        for attempt in 0...1 {
+            let open: OpenHistory
+            switch connection() {
+            case .success(let opened): open = opened
+            case .failure(let failure): return .failure(.database(failure))
+            }
+            let db = open.connection
+            if open.patience != patience, (try? db.setBusyTimeout(milliseconds: patience.milliseconds)) != nil {
+                open.patience = patience
+            }
+            let result = Result { () throws(StorageError) -> T in
+                try db.transaction(writing: writing) { () throws(StorageError) -> T in try body(db) }
+            }
+            guard case .failure(let error) = result, error.databaseFailure?.kind == .damaged, attempt == 0,
+                recover(open)
+            else { return result }
+        }
+        return .failure(.unexpected("the history could not be salvaged"))
+    }
+
+    // MARK: - Opening
+
+    /// On the queue: opens the database (salvaging a damaged one).
+    private func connect() {
+        switch HistoryOpening.open(in: directory) {
+        case .success(let opened):
+            database = opened
+            openingFailure = nil
+            if let salvage = opened.salvage { report(.salvaged(salvage)) }
+        case .failure(let failure):
+            database = nil
+            openingFailure = failure
+        }
+    }
+
+    /// The open database: opened again when opening failed before (it may work now), or when
+    /// another process set the file aside and started a new one.
+    private func connection() -> Result<OpenHistory, DatabaseFailure> {
+        if let database, database.isCurrent { return .success(database) }
+        database = nil
+        connect()
+        if let database { return .success(database) }
+        return .failure(openingFailure ?? DatabaseFailure(reason: "the history is not open"))
+    }
+
+    /// After SQLite called `open`'s database damaged: when an integrity check confirms it, sets
+    /// it aside and opens a new one with what could be read. When the check finds the tables
+    /// whole, what SQLite called damaged is the full-text index (whose own structure no check
+    /// of the tables reads): it is made again from the messages. True when the use may be tried
+    /// again.
+    private func recover(_ open: OpenHistory) -> Bool {
+        guard HistoryDamage.isConfirmed(at: open.path) else {
+            let db = open.connection
+            return (try? db.transaction(writing: true) { () throws(StorageError) in try SearchIndex.rebuild(db) })
+                != nil
+        }
+        let identity = open.fileIdentity
+        database = nil
+        switch HistoryOpening.recover(in: directory, damaged: identity) {
+        case .success(let opened):
+            database = opened
+            if let salvage = opened.salvage { report(.salvaged(salvage)) }
+            return true
+        case .failure(let failure):
+            openingFailure = failure
+            return false
+        }
+    }
+}

@@ -1,0 +1,190 @@
+import ChatDomain
+
+/// The rows of the history's `message` and `conversation` tables as chat writes them: a new
+/// conversation, messages stored in bulk, a message's update or removal.
+enum MessageRows {
+    /// Inserts a conversation (no messages) under `id`; `branchedFrom` names the one it
+    /// branched off, if any.
+    static func insertConversation(
+        id: String, title: String, branchedFrom: BranchPoint?, at time: Double, _ db: SQLiteConnection
+    ) throws(StorageError) {
+        try db.run(
+            """
+            INSERT INTO conversation (id, title, created_at, updated_at, parent_id, branched_from, branch_turn)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """,
+            [id, title, time, time, branchedFrom?.conversationID, branchedFrom?.messageID, branchedFrom?.turn])
+    }
+
+    /// A conversation id no stored conversation has (as far as `db` can tell, if it can be read).
+    static func unusedConversationID(_ db: SQLiteConnection?) -> String {
+        guard let db else { return ConversationID.make() }
+        for _ in 0..<20 {
+            let id = ConversationID.make()
+            if (try? conversationExists(id, db)) != true { return id }
+        }
+        return ConversationID.make()
+    }
+
+    /// Whether conversation `id` is stored.
+    static func conversationExists(_ id: String, _ db: SQLiteConnection) throws(StorageError) -> Bool {
+        try db.firstRow("SELECT 1 FROM conversation WHERE id = ?", [id]) { _ throws(StorageError) in true } != nil
+    }
+
+    /// Inserts the batch's messages in one go, many rows per `INSERT`, each following the one
+    /// before it and the first following the conversation's head (they become the end of the
+    /// branch shown); returns their row ids, or nil when the conversation is not stored (it was
+    /// deleted meanwhile, by `chat --delete` elsewhere: it takes no more). The full-text index
+    /// takes them in at the next search (`SearchIndex`), not here.
+    static func insert(_ batch: MessageBatch, _ db: SQLiteConnection) throws(StorageError) -> [Int64]? {
+        let messages = batch.messages
+        guard let parent = try head(of: batch.conversationID, db) else { return nil }
+        guard !messages.isEmpty else { return [] }
+        let storedSettings = json(StoredSettingsDTO(batch.settings))
+        // Many rows (a `/load`ed conversation) touch many pages of the table and its index:
+        // with the usual 256 KiB cache they are written out and read back again within the
+        // transaction. A larger cache for this one write, given back after.
+        let bulk = messages.count > rowsPerInsert
+        if bulk { try HistoryOpening.setCache(db, bulk: true) }
+        defer { if bulk { try? HistoryOpening.setCache(db, bulk: false) } }
+        var ids: [Int64] = []
+        ids.reserveCapacity(messages.count)
+        // One statement for every full batch of rows (parsing a long INSERT costs about as much
+        // as running it), and one for the rest.
+        var full: SQLiteStatement?
+        var start = 0
+        while start < messages.count {
+            let rows = messages[start..<min(start + rowsPerInsert, messages.count)]
+            let insert: SQLiteStatement
+            if rows.count == rowsPerInsert, let full {
+                insert = full
+            } else {
+                insert = try SQLiteStatement(insertSQL(rows: rows.count), on: db)
+                if rows.count == rowsPerInsert { full = insert }
+            }
+            var arguments = SQLiteArguments(capacity: rows.count * 15)
+            for (offset, message) in zip(rows.indices, rows) {
+                arguments.append(batch.conversationID)
+                arguments.append(message.role.rawValue)
+                arguments.append(message.content)
+                arguments.append(message.state.rawValue)
+                arguments.append(message.reasoning)
+                arguments.append(batch.settings.model)
+                arguments.append(batch.systemPrompt)
+                arguments.append(storedSettings)
+                arguments.append(message.usage?.promptTokens)
+                arguments.append(message.usage?.completionTokens)
+                arguments.append(message.usage?.totalTokens)
+                arguments.append(batch.at)
+                arguments.append(batch.at)
+                arguments.append(StoredImageDTO.column(message.images))
+                // The first follows the head; the others, the one before, set below.
+                arguments.append(offset == 0 ? parent : nil)
+            }
+            try insert.run(arguments)
+            // One INSERT in a write transaction numbers its rows one after another, in the
+            // order listed (AUTOINCREMENT): the last id tells them all. (`RETURNING` would
+            // need SQLite 3.35.)
+            let last = db.lastInsertedRowID
+            ids += (last - Int64(rows.count) + 1)...last
+            start += rows.count
+        }
+        if let first = ids.first, let last = ids.last, last > first {
+            try db.run("UPDATE message SET parent_id = id - 1 WHERE id > ? AND id <= ?", [first, last])
+        }
+        // A conversation is titled after its first question.
+        if let question = messages.first(where: { $0.role == .user }) {
+            try db.run(
+                "UPDATE conversation SET title = ? WHERE id = ? AND title = ''",
+                [ConversationTitle.make(from: question.content), batch.conversationID])
+        }
+        try db.run(
+            "UPDATE conversation SET updated_at = ?, head_id = ? WHERE id = ?",
+            [batch.at, ids.last, batch.conversationID])
+        return ids
+    }
+
+    /// The message what is stored next in a conversation follows: the end of the branch it
+    /// shows (`BranchTree.head`; 0: none, the next starts a branch); nil when there is no such
+    /// conversation. Usually the head is the newest message (one plain query); otherwise (a
+    /// branch shown that is not the newest, rows an older release added) `headSQL` decides.
+    private static func head(of conversationID: String, _ db: SQLiteConnection) throws(StorageError) -> Int64? {
+        let found = try db.firstRow(
+            "SELECT head_id, (SELECT MAX(id) FROM message WHERE conversation_id = c.id) FROM conversation c WHERE id = ?",
+            [conversationID]
+        ) { row throws(StorageError) in (try row.column(0, as: Int64?.self), try row.column(1, as: Int64?.self)) }
+        guard let (stored, newest) = found else { return nil }
+        if stored == newest || stored == 0 { return stored ?? 0 }
+        return try db.firstRow("SELECT \(BranchTree.headSQL) FROM conversation c WHERE id = ?", [conversationID]) {
+            row throws(StorageError) in try row.column(0, as: Int64.self)
+        } ?? 0
+    }
+
+    /// Makes message `messageID` (nil: none, the next starts a branch of its own) the end of
+    /// the branch conversation `conversationID` shows.
+    static func setHead(of conversationID: String, to messageID: Int64?, _ db: SQLiteConnection) throws(StorageError) {
+        try db.run("UPDATE conversation SET head_id = ?, branched = 1 WHERE id = ?", [messageID ?? 0, conversationID])
+    }
+
+    /// Replaces a stored message's text, state, reasoning and usage.
+    static func update(_ message: ChatMessage, id: Int64, at time: Double, _ db: SQLiteConnection)
+        throws(StorageError)
+    {
+        try db.run(
+            """
+            UPDATE message SET content = ?, state = ?, reasoning = ?, prompt_tokens = ?,
+                completion_tokens = ?, total_tokens = ?, updated_at = ? WHERE id = ?
+            """,
+            [
+                message.content, message.state.rawValue, message.reasoning, message.usage?.promptTokens,
+                message.usage?.completionTokens, message.usage?.totalTokens, time, id,
+            ])
+        let conversation = try db.firstRow("SELECT conversation_id FROM message WHERE id = ?", [id]) {
+            row throws(StorageError) in try row.column(0, as: String.self)
+        }
+        if let conversation { try touch(db, conversation, time) }
+    }
+
+    /// Removes stored messages and every message that follows them, on any branch; a branch
+    /// shown that ended among them ends where they began.
+    static func remove(_ ids: [Int64], _ db: SQLiteConnection) throws(StorageError) {
+        guard !ids.isEmpty else { return }
+        let conversations = try db.rows(
+            "SELECT DISTINCT conversation_id FROM message WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))",
+            ids
+        ) { row throws(StorageError) in try row.column(0, as: String.self) }
+        for conversation in conversations {
+            let tree = try BranchTree.read(conversation, db)
+            let removed = ids.reduce(into: Set<Int64>()) { $0.formUnion(tree.descendants(of: $1)) }
+            for id in removed.sorted(by: >) { try db.run("DELETE FROM message WHERE id = ?", [id]) }
+            let stored = try db.firstRow("SELECT head_id FROM conversation WHERE id = ?", [conversation]) {
+                row throws(StorageError) in try row.column(0, as: Int64?.self)
+            }
+            if let head = tree.head(stored: stored ?? nil), removed.contains(head) {
+                try setHead(of: conversation, to: tree.nearest(to: head, outside: removed), db)
+            }
+        }
+    }
+
+    /// `settings` as the `settings` column holds it.
+    static func json(_ settings: StoredSettingsDTO) -> String {
+        settings.jsonBytes.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// 66 rows of 15 values: under the 999 bound values SQLite allowed before 3.32.
+    private static let rowsPerInsert = 66
+
+    /// An INSERT of `rows` messages.
+    private static func insertSQL(rows: Int) -> String {
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
+        return """
+            INSERT INTO message (conversation_id, role, content, state, reasoning, model, system_prompt, settings,
+                prompt_tokens, completion_tokens, total_tokens, created_at, updated_at, images, parent_id)
+            VALUES \(values.joined(separator: ", "))
+            """
+    }
+
+    private static func touch(_ db: SQLiteConnection, _ id: String, _ time: Double) throws(StorageError) {
+        try db.run("UPDATE conversation SET updated_at = ? WHERE id = ?", [time, id])
+    }
+}

@@ -1,0 +1,164 @@
+import ChatDomain
+
+/// What the history has been asked to store and has not stored yet, in order: kept in memory
+/// while writes fail (a full disk, a lock held too long, a database that cannot be opened) and
+/// stored, all in one transaction and in the order asked, at the next write that succeeds.
+///
+/// Messages get their row ids when stored. Until then each has a provisional one (negative)
+/// that later writes (an update, a removal) may use; once stored, the provisional id stands
+/// for the real one.
+struct PendingWrites {
+    /// One write, as it was asked for.
+    enum Write {
+        /// A new conversation, under an id chosen already, and where it branched off another.
+        case conversation(id: String, title: String, branchedFrom: BranchPoint?, at: Double)
+        /// Messages at the end of a conversation, with their provisional ids.
+        case messages(MessageBatch, ids: [Int64])
+        /// A stored message's new text, state, reasoning and usage.
+        case update(ChatMessage, id: Int64, at: Double)
+        /// Messages removed.
+        case remove([Int64])
+        /// What is stored next in a conversation follows this message (nil: none).
+        case branch(conversationID: String, after: Int64?)
+    }
+
+    private(set) var writes: [Write] = []
+    private var nextProvisionalID: Int64 = -1
+    /// The row ids of stored messages that were given provisional ones.
+    private var stored: [Int64: Int64] = [:]
+
+    var isEmpty: Bool { writes.isEmpty }
+
+    /// Messages with no row yet, or whose row does not hold their last update.
+    var messageCount: Int {
+        var inserted = 0
+        var updated = Set<Int64>()
+        for write in writes {
+            switch write {
+            case .messages(let batch, _): inserted += batch.messages.count
+            case .update(_, let id, _) where id > 0: updated.insert(id)
+            case .conversation, .update, .remove, .branch: break
+            }
+        }
+        return inserted + updated.count
+    }
+
+    /// Adds `write`; returns the provisional ids of the messages it adds (none for other writes).
+    /// An update of a message not stored yet changes the pending insert instead; an update
+    /// right after another of the same message replaces it.
+    mutating func add(_ write: Write) -> [Int64] {
+        switch write {
+        case .messages(let batch, _):
+            let ids = batch.messages.indices.map { _ in nextProvisional() }
+            writes.append(.messages(batch, ids: ids))
+            return ids
+        case .update(let message, let id, let at):
+            if merge(message, into: id, at: at) { return [] }
+            writes.append(write)
+        case .remove(let ids):
+            // Messages not stored yet are taken out of their pending insert instead.
+            let stored = ids.filter { !unstore($0) }
+            if !stored.isEmpty { writes.append(.remove(stored)) }
+        case .conversation, .branch:
+            writes.append(write)
+        }
+        return []
+    }
+
+    /// Takes message `id` out of the pending insert that holds it; false if none does.
+    private mutating func unstore(_ id: Int64) -> Bool {
+        for index in writes.indices {
+            guard case .messages(var batch, var ids) = writes[index], let row = ids.firstIndex(of: id) else {
+                continue
+            }
+            batch.messages.remove(at: row)
+            ids.remove(at: row)
+            writes[index] = .messages(batch, ids: ids)
+            return true
+        }
+        return false
+    }
+
+    /// The stored row id for `id` (itself when it is not provisional); nil while not stored.
+    func rowID(for id: Int64) -> Int64? {
+        id > 0 ? id : stored[id]
+    }
+
+    /// Stores every write, in order, through `db`, in the caller's transaction: returns the row
+    /// ids the messages got, by provisional id, for `markStored` once the transaction commits.
+    func store(_ db: SQLiteConnection) throws(StorageError) -> [Int64: Int64] {
+        var assigned: [Int64: Int64] = [:]
+        func row(_ id: Int64) -> Int64? { id > 0 ? id : stored[id] ?? assigned[id] }
+        for write in writes {
+            switch write {
+            case .conversation(let id, let title, let branchedFrom, let at):
+                var branchedFrom = branchedFrom
+                if let messageID = branchedFrom?.messageID { branchedFrom?.messageID = row(messageID) }
+                try MessageRows.insertConversation(id: id, title: title, branchedFrom: branchedFrom, at: at, db)
+            case .messages(let batch, let ids):
+                for (provisional, row) in zip(ids, try MessageRows.insert(batch, db) ?? []) {
+                    assigned[provisional] = row
+                }
+            case .update(let message, let id, let at):
+                if let id = row(id) { try MessageRows.update(message, id: id, at: at, db) }
+            case .remove(let ids):
+                try MessageRows.remove(ids.compactMap(row), db)
+            case .branch(let conversationID, let after):
+                try MessageRows.setHead(of: conversationID, to: after.flatMap(row), db)
+            }
+        }
+        return assigned
+    }
+
+    /// After the transaction `store` ran in committed: nothing is pending any more.
+    mutating func markStored(_ assigned: [Int64: Int64]) {
+        stored.merge(assigned) { $1 }
+        writes.removeAll()
+    }
+
+    private mutating func nextProvisional() -> Int64 {
+        defer { nextProvisionalID -= 1 }
+        return nextProvisionalID
+    }
+
+    /// Puts an update of message `id` into the pending write that holds it; false if none does.
+    private mutating func merge(_ message: ChatMessage, into id: Int64, at: Double) -> Bool {
+        for index in writes.indices.reversed() {
+            switch writes[index] {
+            case .messages(var batch, let ids):
+                guard let row = ids.firstIndex(of: id) else { continue }
+                batch.messages[row].takeUpdate(from: message)
+                writes[index] = .messages(batch, ids: ids)
+                return true
+            case .update(_, let updated, _) where updated == id:
+                // Only the last write may be replaced: one after it may depend on it.
+                guard index == writes.count - 1 else { return false }
+                writes[index] = .update(message, id: id, at: at)
+                return true
+            case .conversation, .update, .remove, .branch:
+                continue
+            }
+        }
+        return false
+    }
+}
+
+/// Messages to be stored at the end of a conversation, with what is stored beside each.
+struct MessageBatch {
+    var conversationID: String
+    var messages: [ChatMessage]
+    var settings: ChatSettings
+    var systemPrompt: String?
+    /// When they were asked to be stored.
+    var at: Double
+}
+
+extension ChatMessage {
+    /// Takes what an update stores: the text, state, reasoning and usage.
+    fileprivate mutating func takeUpdate(from update: ChatMessage) {
+        content = update.content
+        state = update.state
+        reasoning = update.reasoning
+        usage = update.usage
+    }
+}

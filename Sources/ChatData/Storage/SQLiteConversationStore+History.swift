@@ -1,0 +1,89 @@
+import ChatDomain
+
+/// The history's side of the store: listing, searching, loading, deleting and renaming.
+extension SQLiteConversationStore {
+    public func list(limit: Int?, includingUnanswered: Bool) async -> Result<ConversationListing, StorageError> {
+        await queue.read { db throws(StorageError) in
+            try ConversationQueries.listing(
+                db, where: "1", arguments: [], limit: limit, includingUnanswered: includingUnanswered)
+        }
+    }
+
+    public func search(_ text: String, limit: Int?, includingUnanswered: Bool) async
+        -> Result<ConversationListing, StorageError>
+    {
+        guard !ConversationQueries.matchQuery(text).isEmpty else {
+            return .success(ConversationListing(summaries: []))
+        }
+        if case .failure(let error) = await catchUpSearchIndex() { return .failure(error) }
+        return await queue.read { db throws(StorageError) in
+            try ConversationQueries.search(db, text, limit: limit, includingUnanswered: includingUnanswered)
+        }
+    }
+
+    /// Indexes the messages stored since the last search (`SearchIndex`); a write only when
+    /// there are some.
+    private func catchUpSearchIndex() async -> Result<Void, StorageError> {
+        await queue.onQueue { [queue] in
+            switch queue.transactionNow(writing: false, patience: .long, SearchIndex.isBehind) {
+            case .success(false): return .success(())
+            case .success(true): return queue.transactionNow(writing: true, patience: .long, SearchIndex.catchUp)
+            case .failure(let error): return .failure(error)
+            }
+        }
+    }
+
+    public func mostRecentlyUsed(answeredOnly: Bool) async -> Result<Conversation?, StorageError> {
+        await queue.read { db throws(StorageError) in
+            try ConversationQueries.mostRecentlyUsed(db, answeredOnly: answeredOnly)
+        }
+    }
+
+    public func load(_ id: String) async -> Result<Conversation, StorageError> {
+        await queue.read { db throws(StorageError) in
+            try ConversationQueries.conversation(db, id: try ConversationQueries.resolve(db, id))
+        }
+    }
+
+    public func delete(_ id: String) async -> Result<ConversationSummary, StorageError> {
+        await queue.writeResult { db throws(StorageError) in
+            let full = try ConversationQueries.resolve(db, id)
+            let summary = try ConversationQueries.summaries(db, where: "c.id = ?", arguments: [full], limit: 1)
+            try db.run("DELETE FROM message WHERE conversation_id = ?", [full])
+            try db.run("DELETE FROM conversation WHERE id = ?", [full])
+            guard let first = summary.first else { throw StorageError.notFound(id: id) }
+            return first
+        }
+    }
+
+    public func rename(_ id: String, title: String) async -> Result<Void, StorageError> {
+        await queue.writeResult { db throws(StorageError) in
+            let full = try ConversationQueries.resolve(db, id)
+            try db.run("UPDATE conversation SET title = ? WHERE id = ?", [title, full])
+        }
+    }
+
+    public func unstored() async -> UnstoredMessages? {
+        await queue.unstored()
+    }
+
+    public func branch(_ conversationID: String, after messageID: Int64?) async {
+        _ = await queue.store([.branch(conversationID: conversationID, after: messageID)], patience: .long)
+    }
+
+    public func alternatives(to messageID: Int64) async -> Result<[ChatMessage], StorageError> {
+        await queue.afterPending(writing: false, resolving: messageID) { db, row throws(StorageError) in
+            guard let row else { return [] }
+            return try ConversationQueries.alternatives(to: row, db)
+        }
+    }
+
+    public func showBranch(through messageID: Int64, of conversationID: String) async
+        -> Result<Conversation, StorageError>
+    {
+        await queue.afterPending(writing: true, resolving: messageID) { db, row throws(StorageError) in
+            guard let row else { throw StorageError.notFound(id: conversationID) }
+            return try ConversationQueries.showBranch(through: row, of: conversationID, db)
+        }
+    }
+}
