@@ -63,7 +63,8 @@ enum MessageRows {
                 if rows.count == rowsPerInsert { full = insert }
             }
             var arguments = SQLiteArguments(capacity: rows.count * 15)
-            for (offset, message) in zip(rows.indices, rows) {
+            for offset in rows.indices {
+                let message = rows[offset]
                 arguments.append(batch.conversationID)
                 arguments.append(message.role.rawValue)
                 arguments.append(message.content)
