@@ -1,4 +1,5 @@
 import ChatData
+import ChatPresentation
 
 /// One of the command's own options (a mode or an action, not a setting): its flag, and what it
 /// does to the `CommandLineOptions` when given. A setting's option is declared in its
@@ -37,13 +38,8 @@ struct CommandOption: Sendable {
     static func word<Word: RawRepresentable & CaseIterable>(_ text: String, _ name: String) throws(CLIError) -> Word
     where Word.RawValue == String {
         guard let word = Word(rawValue: text) else {
-            throw .usage("\(name) expects \(either(Word.allCases.map(\.rawValue))), got \"\(text)\"")
+            throw .usage("\(name) expects \(ErrorWording.either(Word.allCases.map(\.rawValue))), got \"\(text)\"")
         }
         return word
-    }
-
-    /// `a, b or c`.
-    static func either(_ words: [String]) -> String {
-        words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "") : words.first ?? ""
     }
 }

@@ -71,7 +71,7 @@ extension ErrorWording {
     }
 
     /// `a, b or c`.
-    static func either(_ words: [String]) -> String {
+    public static func either(_ words: [String]) -> String {
         words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + (words.last ?? "") : words.first ?? ""
     }
 
