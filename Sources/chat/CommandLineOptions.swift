@@ -69,6 +69,8 @@ struct CommandLineOptions: Equatable {
     var historyAppend = false
     /// `--code`: only the code of the answer's code blocks on stdout.
     var codeOnly = false
+    /// `--json`: JSON lines on stdout, an answer's events or a listing's entries.
+    var json = false
     /// `--raw`: the answer unrendered; the parser turns it into the `render` setting `never`.
     var raw = false
 }

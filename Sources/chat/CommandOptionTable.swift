@@ -14,6 +14,13 @@ enum CommandOptionTable {
             Flag(
                 "code", help: "print only the code of the answer's code blocks (the rest goes to stderr on a terminal)"),
             .toggle { $0.codeOnly = true }),
+        CommandOption(
+            Flag(
+                "json",
+                help:
+                    "JSON lines on stdout: the answer's events (a prompt or -x), or what --list, --search, --models or "
+                    + "--list-roles list"),
+            .toggle { $0.json = true }),
         // Power features
         CommandOption(
             Flag(

@@ -53,6 +53,7 @@ struct SessionBuilder {
             useCase: GPTChatUseCase(repository: repository, recorder: store, modelList: modelList),
             history: store, historyWarnings: historyWarnings)
         session.codeOnly = options.codeOnly
+        session.json = options.json
         if options.continueLast || options.conversationID != nil {
             session.continuing = try await continuing(store)
         }
@@ -66,7 +67,9 @@ struct SessionBuilder {
         guard settings.history else { return nil }
         guard let directory = DataDirectory(environment: console.environment) else {
             let (stderr, style) = (console.stderr, console.errorStyle)
-            stderr.write(style.warning("chat: warning: no data directory (set HOME); this conversation will not be stored") + "\n")
+            stderr.write(
+                style.warning("chat: warning: no data directory (set HOME); this conversation will not be stored")
+                    + "\n")
             return nil
         }
         return SQLiteConversationStore.openInBackground(in: directory, report: warnings.report)

@@ -26,7 +26,9 @@ public struct OneShotPresenter {
     /// Sends `message` (attachments and all) in `conversation` and streams the answer.
     public func run(_ message: ChatMessage, in conversation: inout Conversation) async -> TurnOutcome {
         let renderer = makeRenderer()
-        let turn = await useCase.send(message, in: &conversation) { renderer.render($0) }
+        let turn = await useCase.send(
+            message, in: &conversation, onSent: { renderer.started(conversation: $0) }, onEvent: { renderer.render($0) }
+        )
         renderer.finish(turn)
         if turn.answer != nil { return .answered }
         if renderer.outputClosed { return .outputClosed }

@@ -3,6 +3,9 @@ import ChatDomain
 /// Shows one answer as its events arrive, on the task that reads it. The plain printer is the
 /// first implementation; markdown rendering and JSON lines are others.
 public protocol AnswerRenderer: AnyObject {
+    /// The request is on its way, in the stored conversation `conversation` (nil when it is not
+    /// stored); before any event. Only the JSON lines say so.
+    func started(conversation: String?)
     /// Shows what `event` carries, at once.
     func render(_ event: ChatEvent)
     /// The answer has ended, whole or not: completes what is shown (e.g. ends its last line).
@@ -11,6 +14,10 @@ public protocol AnswerRenderer: AnyObject {
     var printedText: Bool { get }
     /// Whether the output's reader went away; the renderer then stopped the answer.
     var outputClosed: Bool { get }
+}
+
+extension AnswerRenderer {
+    public func started(conversation: String?) {}
 }
 
 /// Makes the renderer for each answer.
