@@ -36,6 +36,12 @@ extension CommandLineParser {
         }
         try executeRules(&options)
         try jsonRules(options, chosen?.kind)
+        if options.schema != nil {
+            guard chosen == nil else { throw .usage("--schema goes with a prompt or -i") }
+            guard !options.execute, !options.codeOnly else {
+                throw .usage("--schema asks for JSON; it does not go with -x or --code")
+            }
+        }
         guard let chosen else { return }
         // The chosen action's value is checked only now: `--help --completions tcsh` is help.
         switch entries[chosen.entry].effect {

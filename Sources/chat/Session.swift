@@ -56,7 +56,10 @@ struct Session {
     var makeRenderer: AnswerRendererFactory {
         let (stdout, stderr, style, environment) = (stdout, stderr, notesStyle, environment)
         if json { return jsonRenderer(reportsCommand: false) }
-        guard rendersMarkdown else { return { PlainAnswerRenderer(output: stdout, notes: stderr, notesStyle: style) } }
+        // An answer that must be JSON is printed as it comes (it is the JSON).
+        guard rendersMarkdown, conversation.settings.responseSchema == nil else {
+            return { PlainAnswerRenderer(output: stdout, notes: stderr, notesStyle: style) }
+        }
         return {
             MarkdownAnswerRenderer(output: stdout, notes: stderr, notesStyle: style, fd: 1, environment: environment)
         }

@@ -28,6 +28,10 @@ struct SessionBuilder {
             stderr.write(style.warning("chat: warning: \(ErrorWording.line(for: warning))") + "\n")
         }
         for note in settings.notes { stderr.write(style.note("chat: \(ErrorWording.line(for: note))") + "\n") }
+        if let schema = options.schema {
+            settings.chat.responseSchema = schema
+            settings.given.responseSchema = schema
+        }
         if options.verbose {
             settings.server.diagnostics = { text in stderr.write(style.dim(text) + "\n") }
         }

@@ -66,7 +66,7 @@ struct ShellMode {
             return 1
         case .outputClosed:
             return 0
-        case .failed:
+        case .failed, .mismatched:
             return 1
         case .interrupted:
             return SignalWatcher.exitStatus(for: signal ?? SIGINT)

@@ -6,6 +6,9 @@ public protocol AnswerRenderer: AnyObject {
     /// The request is on its way, in the stored conversation `conversation` (nil when it is not
     /// stored); before any event. Only the JSON lines say so.
     func started(conversation: String?)
+    /// The answer, whole, does not match its schema (`--schema`): `line` says where and how.
+    /// Only the JSON lines say so; the presenter writes the line on stderr.
+    func mismatched(_ line: String)
     /// Shows what `event` carries, at once.
     func render(_ event: ChatEvent)
     /// The answer has ended, whole or not: completes what is shown (e.g. ends its last line).
@@ -18,6 +21,7 @@ public protocol AnswerRenderer: AnyObject {
 
 extension AnswerRenderer {
     public func started(conversation: String?) {}
+    public func mismatched(_ line: String) {}
 }
 
 /// Makes the renderer for each answer.

@@ -92,6 +92,13 @@ public final class JSONLinesAnswerRenderer: AnswerRenderer {
         ])
     }
 
+    /// After `done`: an `error` of kind `schema_mismatch`.
+    public func mismatched(_ line: String) {
+        write([
+            "type": .string("error"), "kind": .string("schema_mismatch"), "status": .null, "message": .string(line),
+        ])
+    }
+
     /// Writes one line, unless the reader has gone (then the answer is stopped).
     private func write(_ members: [String: JSONValue]) {
         guard !outputClosed else { return }
