@@ -105,6 +105,9 @@ extension CommandLineParser {
         if action == nil {
             if options.interactive { throw .usage("--json writes one answer's events; it does not go with -i") }
             if options.codeOnly { throw .usage("--json writes the whole answer's events; it does not go with --code") }
+            if options.historyAppend {
+                throw .usage("-x --json never runs the command; --history-append has none to add")
+            }
         }
     }
 

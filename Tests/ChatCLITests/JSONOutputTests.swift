@@ -180,10 +180,14 @@ import Testing
 
     @Test func jsonGoesOnlyWithAnAnswerOrAListing() async throws {
         let chat = ChatBinary()
-        for arguments in [["--json", "-i"], ["--json", "--code", "hi"], ["--json", "--show", "abc"]] {
+        for arguments in [
+            ["--json", "-i"], ["--json", "--code", "hi"], ["--json", "--show", "abc"],
+            ["-x", "--json", "--history-append", "hi"],
+        ] {
             let result = try await chat.run(["--base-url", "http://127.0.0.1:9/v1"] + arguments)
             #expect(result.status == 2, "\(arguments)")
-            #expect(result.stderr.hasPrefix("chat: error: --json "), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("chat: error: "), "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains("--json"), "\(arguments): \(result.stderr)")
             #expect(result.stdout == "")
         }
         let help = try await chat.run(["--help"])
