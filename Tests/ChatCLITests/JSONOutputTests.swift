@@ -75,9 +75,10 @@ import Testing
         #expect(Array(result.stdout.utf8) == Array("Hello\n\nbye\n".utf8))
         #expect(result.stderr == "")
         // The request is what it was: no response_format, no new member.
-        let body = try #require(
-            try JSONSerialization.jsonObject(with: Data(server.request(0).body)) as? [String: Any])
-        #expect(Set(body.keys) == ["messages", "model", "stream", "stream_options"])
+        #expect(
+            String(decoding: try server.request(0).body, as: UTF8.self)
+                == #"{"messages":[{"content":"hi","role":"user"}],"model":"gpt-4o-mini","stream":true,"#
+                + #""stream_options":{"include_usage":true}}"#)
         // The listings are as they were, one name a line when piped.
         let roles = try await chat.run(["--list-roles"])
         #expect(roles.stdout == "code\nexplain\nshell\n")
