@@ -64,6 +64,23 @@ import Testing
         #expect(show.stdout == "you:\nhi\n\nassistant:\n" + deltas(events) + "\n\n")
     }
 
+    @Test func reasoningIsAnEventOfItsOwnAndNeverADelta() async throws {
+        let server = try LoopbackServer { _, _ in
+            ServerStep.sse([
+                #"{"choices":[{"index":0,"delta":{"reasoning_content":"think\nfirst"}}]}"#,
+                ServerStep.chatChunk("42"), ServerStep.finishChunk(),
+            ])
+        }
+        defer { server.stop() }
+        let result = try await ChatBinary().run(["--base-url", server.baseURL, "--json", "hi"])
+        #expect(result.status == 0)
+        let events = try lines(result.stdout)
+        #expect(types(events) == ["start", "reasoning", "delta", "done"])
+        #expect(try event("reasoning", in: events)["text"] as? String == "think\nfirst")
+        #expect(deltas(events) == "42")
+        #expect(result.stderr == "")
+    }
+
     @Test func withoutJSONNothingChangesByteForByte() async throws {
         let server = try LoopbackServer { _, _ in
             ServerStep.sse(["Hel", "lo\n\n", "bye"].map(ServerStep.chatChunk) + [ServerStep.finishChunk()])
