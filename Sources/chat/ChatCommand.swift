@@ -71,7 +71,7 @@ enum ChatCommand {
             return ConfigListingMode(console: console).profiles(configPath: configPath)
         case .listRoles, .completionValues(.roles):
             return ConfigListingMode(console: console).roles(
-                configPath: configPath, forCompletion: options.action != .listRoles)
+                configPath: configPath, forCompletion: options.action != .listRoles, json: options.json)
         case .list, .search, .show, .export, .delete, .completionValues(.conversations):
             return await HistoryMode.run(options, console)
         case .models, .chat:
@@ -96,7 +96,9 @@ enum ChatCommand {
         let repository = ServerGPTRepository(server: settings.server, client: client)
         let modelList = builder.modelList(settings, repository)
         if options.action == .models {
-            return await ModelsMode(modelList: modelList, stdout: console.stdout, environment: console.environment) {
+            return await ModelsMode(
+                modelList: modelList, stdout: console.stdout, environment: console.environment, json: options.json
+            ) {
                 console.fail($0, status: $1)
             }.run(current: settings.chat.model)
         }

@@ -15,6 +15,9 @@ struct ChatMode {
             guard !options.codeOnly else {
                 return console.fail("--code prints one answer's code; give a prompt: chat --code \"…\"", status: 2)
             }
+            guard !options.json else {
+                return console.fail("--json writes one answer's events; give a prompt: chat --json \"…\"", status: 2)
+            }
             return await InteractiveMode(session: session).run(prompt: options.prompt)
         }
         let stdinAttached = options.files.contains("-")

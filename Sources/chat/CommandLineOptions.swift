@@ -1,4 +1,5 @@
 import ChatData
+import ChatDomain
 
 /// What the command line asked for.
 struct CommandLineOptions: Equatable {
@@ -69,6 +70,10 @@ struct CommandLineOptions: Equatable {
     var historyAppend = false
     /// `--code`: only the code of the answer's code blocks on stdout.
     var codeOnly = false
+    /// `--schema` / `--schema-multi`: the JSON the answer must be, read and checked.
+    var schema: ResponseSchema?
+    /// `--json`: JSON lines on stdout, an answer's events or a listing's entries.
+    var json = false
     /// `--raw`: the answer unrendered; the parser turns it into the `render` setting `never`.
     var raw = false
 }

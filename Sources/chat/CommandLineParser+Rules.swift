@@ -35,6 +35,13 @@ extension CommandLineParser {
             for text in values { try read(&options, text) }
         }
         try executeRules(&options)
+        try jsonRules(options, chosen?.kind)
+        if options.schema != nil {
+            guard chosen == nil else { throw .usage("--schema goes with a prompt or -i") }
+            guard !options.execute, !options.codeOnly else {
+                throw .usage("--schema asks for JSON; it does not go with -x or --code")
+            }
+        }
         guard let chosen else { return }
         // The chosen action's value is checked only now: `--help --completions tcsh` is help.
         switch entries[chosen.entry].effect {
@@ -81,6 +88,26 @@ extension CommandLineParser {
             if options.overrides.role == nil { options.overrides.role = "shell" }
         } else if options.historyAppend {
             throw .usage("--history-append goes with -x")
+        }
+    }
+
+    /// `--json` is for a program: one answer, or a listing.
+    private static func jsonRules(
+        _ options: CommandLineOptions, _ action: CommandLineOptions.Action.Kind?
+    ) throws(CLIError) {
+        guard options.json else { return }
+        switch action {
+        case nil, .list, .search, .models, .listRoles, .help, .version, .completions:
+            break
+        case .show, .export, .delete:
+            throw .usage("--json goes with a prompt, -x, --list, --search, --models or --list-roles")
+        }
+        if action == nil {
+            if options.interactive { throw .usage("--json writes one answer's events; it does not go with -i") }
+            if options.codeOnly { throw .usage("--json writes the whole answer's events; it does not go with --code") }
+            if options.historyAppend {
+                throw .usage("-x --json never runs the command; --history-append has none to add")
+            }
         }
     }
 

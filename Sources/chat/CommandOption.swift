@@ -1,4 +1,5 @@
 import ChatData
+import ChatDomain
 import ChatPresentation
 
 /// One of the command's own options (a mode or an action, not a setting): its flag, and what it
@@ -41,5 +42,14 @@ struct CommandOption: Sendable {
             throw .usage("\(name) expects \(ErrorWording.either(Word.allCases.map(\.rawValue))), got \"\(text)\"")
         }
         return word
+    }
+
+    /// The response schema `text` gives (`--schema`, `--schema-multi`); else a usage error.
+    static func schema(_ text: String, multi: Bool) throws(CLIError) -> ResponseSchema {
+        do throws(SchemaProblem) {
+            return try ResponseSchemaReader.schema(text, multi: multi)
+        } catch {
+            throw .usage(ErrorWording.line(for: error))
+        }
     }
 }

@@ -14,6 +14,26 @@ enum CommandOptionTable {
             Flag(
                 "code", help: "print only the code of the answer's code blocks (the rest goes to stderr on a terminal)"),
             .toggle { $0.codeOnly = true }),
+        CommandOption(
+            Flag(
+                "json",
+                help:
+                    "JSON lines on stdout: the answer's events (a prompt or -x), or what --list, --search, --models or "
+                    + "--list-roles list"),
+            .toggle { $0.json = true }),
+        CommandOption(
+            Flag(
+                "schema", value: "SCHEMA",
+                help:
+                    "the answer must be JSON matching SCHEMA: a JSON Schema file, inline JSON, or fields like "
+                    + "'name, age int, bio: a short biography' (checked; a mismatch exits 1)",
+                completion: .file),
+            .value { options, text throws(CLIError) in options.schema = try CommandOption.schema(text, multi: false) }),
+        CommandOption(
+            Flag(
+                "schema-multi", value: "SCHEMA",
+                help: "as --schema, for a list of such objects: the answer is {\"items\": [...]}", completion: .file),
+            .value { options, text throws(CLIError) in options.schema = try CommandOption.schema(text, multi: true) }),
         // Power features
         CommandOption(
             Flag(

@@ -17,13 +17,16 @@ struct ConfigListingMode {
         }
     }
 
-    /// The roles: a table for people (`--list-roles`), or the name, a tab and what the role is
-    /// for a completion script.
-    func roles(configPath: String?, forCompletion: Bool) -> Int32 {
+    /// The roles: a table for people (`--list-roles`), JSON lines with `--json`, or the name, a
+    /// tab and what the role is for a completion script.
+    func roles(configPath: String?, forCompletion: Bool, json: Bool = false) -> Int32 {
         do {
             let roles = try SettingsResolver(environment: console.environment).roles(configPath: configPath)
             let stdout = console.stdout
-            if forCompletion {
+            if json && !forCompletion {
+                JSONListingPresenter(lines: JSONLines(stdout))
+                    .roles(roles, samplingKeys: SettingsResolver.samplingKeys)
+            } else if forCompletion {
                 let keys = SettingsResolver.samplingKeys
                 stdout.write(
                     roles.map { $0.name + "\t" + RoleListPresenter.description(of: $0, samplingKeys: keys) + "\n" }

@@ -44,12 +44,12 @@ struct HistoryMode {
         switch options.action {
         case .list:
             return show(
-                await store.list(limit: limit, includingUnanswered: options.listAll), presenter,
+                await store.list(limit: limit, includingUnanswered: options.listAll), presenter, json: options.json,
                 empty: "no stored conversations yet")
         case .search(let text):
             return show(
                 await store.search(text, limit: limit, includingUnanswered: options.listAll), presenter,
-                empty: "no conversation mentions \"\(text)\"")
+                json: options.json, empty: "no conversation mentions \"\(text)\"")
         case .show(let id):
             return with(await store.load(id)) { presenter.show($0) }
         case .export(let id):
@@ -82,11 +82,15 @@ struct HistoryMode {
     }
 
     private func show(
-        _ result: Result<ConversationListing, StorageError>, _ presenter: HistoryPresenter, empty: String
+        _ result: Result<ConversationListing, StorageError>, _ presenter: HistoryPresenter, json: Bool,
+        empty: String
     ) -> Int32 {
         with(result) { listing in
             if listing.summaries.isEmpty {
                 stderr.write("chat: \(empty)\n")
+            } else if json {
+                JSONListingPresenter(lines: JSONLines(stdout))
+                    .conversations(listing.summaries)
             } else {
                 presenter.list(listing.summaries)
             }

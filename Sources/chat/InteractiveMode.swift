@@ -53,7 +53,8 @@ struct InteractiveMode {
             role: session.settings.role,
             attachmentReader: FileAttachmentReader(
                 limit: session.settings.maxFileBytes, home: session.environment["HOME"]),
-            attachments: session.attachments, temporaryDirectory: session.environment["TMPDIR"])
+            attachments: session.attachments, temporaryDirectory: session.environment["TMPDIR"],
+            schemaChecker: ResponseSchemaChecker())
         let conversation = session.conversation
         let repl = REPL(parts: parts, conversation: conversation)
 

@@ -124,7 +124,7 @@ enum ManualPage {
 
     static let exitStatuses: [(String, String)] = [
         ("0", "Answered, or standard output was closed by its reader."),
-        ("1", "The API or the network failed."),
+        ("1", "The API or the network failed, or the answer does not match its --schema."),
         ("2", "A usage or config error, no API key for a remote server, or no stored conversation with that id."),
         ("129", "Stopped by SIGHUP; what arrived was kept."),
         ("130", "Stopped by SIGINT (Ctrl-C); what arrived was kept."),
@@ -149,6 +149,10 @@ enum ManualPage {
         (
             "No API key at all: a small model on this machine, for the built-in local profile:",
             "chat-local-model start\nchat --profile local \"hello\""
+        ),
+        (
+            "For a script: the answer as JSON matching a schema, and the events as JSON lines (the usage with jq):",
+            "chat --schema 'name, age int' \"who wrote Dune?\"\nchat --json \"hello\" | jq 'select(.type == \"usage\")'"
         ),
         ("Completion for bash, without installing it:", "source <(chat --completions bash)"),
     ]

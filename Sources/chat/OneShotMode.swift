@@ -18,10 +18,11 @@ struct OneShotMode {
         if session.codeOnly {
             makeRenderer = { CodeOnlyAnswerRenderer(output: stdout, notes: stderr, notesStyle: style, report: code) }
         }
-        let presenter = OneShotPresenter(
+        var presenter = OneShotPresenter(
             useCase: session.useCase, notes: session.stderr, notesStyle: session.notesStyle,
             makeRenderer: makeRenderer)
         let conversation = session.conversation
+        presenter.schemaChecker = ResponseSchemaChecker()
         session.historyWarnings.holdFailedWrites()
         let ((outcome, ended), signal) = await SignalWatcher.cancellingOnSignal {
             var conversation = conversation
@@ -34,7 +35,7 @@ struct OneShotMode {
             return session.codeOnly && !code.foundCode ? 1 : 0
         case .outputClosed:
             return 0
-        case .failed:
+        case .failed, .mismatched:
             return 1
         case .interrupted:
             return SignalWatcher.exitStatus(for: signal ?? SIGINT)

@@ -19,6 +19,8 @@ struct Session {
     var attachments = Attachments()
     /// `--code`: only the code of the answer's code blocks on stdout.
     var codeOnly = false
+    /// `--json`: the answer's events as JSON lines on stdout.
+    var json = false
 
     /// At the end of a one-shot: a conversation the history could not store is kept in a file
     /// of its own, and one line says so. (Failed writes were held back, so that line is all.)
@@ -53,9 +55,26 @@ struct Session {
     /// text as it arrives (`render`: auto renders when stdout is a terminal, not `TERM=dumb`).
     var makeRenderer: AnswerRendererFactory {
         let (stdout, stderr, style, environment) = (stdout, stderr, notesStyle, environment)
-        guard rendersMarkdown else { return { PlainAnswerRenderer(output: stdout, notes: stderr, notesStyle: style) } }
+        if json { return jsonRenderer(reportsCommand: false) }
+        // An answer that must be JSON is printed as it comes (it is the JSON).
+        guard rendersMarkdown, conversation.settings.responseSchema == nil else {
+            return { PlainAnswerRenderer(output: stdout, notes: stderr, notesStyle: style) }
+        }
         return {
             MarkdownAnswerRenderer(output: stdout, notes: stderr, notesStyle: style, fd: 1, environment: environment)
+        }
+    }
+
+    /// Makes the renderer of `--json`: the events as JSON lines on stdout; with `reportsCommand`
+    /// (`-x`), the command the answer holds too.
+    func jsonRenderer(reportsCommand: Bool) -> AnswerRendererFactory {
+        let lines = JSONLines(stdout)
+        let (stderr, style) = (stderr, notesStyle)
+        let (model, provider) = (conversation.settings.model, settings.server.provider.rawValue)
+        return {
+            JSONLinesAnswerRenderer(
+                lines: lines, notes: stderr, notesStyle: style, model: model, provider: provider,
+                reportsCommand: reportsCommand)
         }
     }
 

@@ -28,6 +28,10 @@ struct SessionBuilder {
             stderr.write(style.warning("chat: warning: \(ErrorWording.line(for: warning))") + "\n")
         }
         for note in settings.notes { stderr.write(style.note("chat: \(ErrorWording.line(for: note))") + "\n") }
+        if let schema = options.schema {
+            settings.chat.responseSchema = schema
+            settings.given.responseSchema = schema
+        }
         if options.verbose {
             settings.server.diagnostics = { text in stderr.write(style.dim(text) + "\n") }
         }
@@ -53,6 +57,7 @@ struct SessionBuilder {
             useCase: GPTChatUseCase(repository: repository, recorder: store, modelList: modelList),
             history: store, historyWarnings: historyWarnings)
         session.codeOnly = options.codeOnly
+        session.json = options.json
         if options.continueLast || options.conversationID != nil {
             session.continuing = try await continuing(store)
         }
@@ -66,7 +71,9 @@ struct SessionBuilder {
         guard settings.history else { return nil }
         guard let directory = DataDirectory(environment: console.environment) else {
             let (stderr, style) = (console.stderr, console.errorStyle)
-            stderr.write(style.warning("chat: warning: no data directory (set HOME); this conversation will not be stored") + "\n")
+            stderr.write(
+                style.warning("chat: warning: no data directory (set HOME); this conversation will not be stored")
+                    + "\n")
             return nil
         }
         return SQLiteConversationStore.openInBackground(in: directory, report: warnings.report)

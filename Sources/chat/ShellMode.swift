@@ -16,6 +16,7 @@ struct ShellMode {
     var historyAppend: Bool
 
     func run(request: ChatMessage) async -> Int32 {
+        if session.json { return await events(request: request) }
         // Asked on the terminal only when the command would be shown on it.
         let terminal = session.stdout.isTerminal ? TTYShellTerminal(environment: session.environment) : nil
         let presenter = ShellCommandPresenter(
@@ -42,6 +43,33 @@ struct ShellMode {
             return SignalWatcher.exitStatus(for: signal ?? SIGINT)
         case .failed:
             return 1
+        }
+    }
+
+    /// `-x --json`: the answer's events as JSON lines, the command among them, never run (as
+    /// when piped); no command in the answer is an error, as it is then.
+    private func events(request: ChatMessage) async -> Int32 {
+        let presenter = OneShotPresenter(
+            useCase: session.useCase, notes: session.stderr, notesStyle: session.notesStyle,
+            makeRenderer: session.jsonRenderer(reportsCommand: true))
+        let conversation = session.conversation
+        session.historyWarnings.holdFailedWrites()
+        let ((outcome, ended), signal) = await SignalWatcher.cancellingOnSignal {
+            var conversation = conversation
+            return (await presenter.run(request, in: &conversation), conversation)
+        }
+        await session.keepUnstored(ended)
+        switch outcome {
+        case .answered:
+            guard ShellCommandText.command(in: ended.messages.last?.content ?? "").isEmpty else { return 0 }
+            session.stderr.write(session.notesStyle.error("chat: error: the answer held no command") + "\n")
+            return 1
+        case .outputClosed:
+            return 0
+        case .failed, .mismatched:
+            return 1
+        case .interrupted:
+            return SignalWatcher.exitStatus(for: signal ?? SIGINT)
         }
     }
 

@@ -149,7 +149,12 @@ struct ChunkDTODecodingTests {
     func usageChunkDecodes() throws {
         let chunk = try readChunk(Chunks.openAIUsage)
         #expect(chunk.choices?.isEmpty == true)
-        #expect(chunk.usage == UsageDTO(prompt_tokens: 19, completion_tokens: 10, total_tokens: 29))
+        // (`prompt_tokens_details.cached_tokens` is read too, for `--json`'s usage.)
+        #expect(
+            chunk.usage
+                == UsageDTO(
+                    prompt_tokens: 19, completion_tokens: 10, total_tokens: 29,
+                    prompt_tokens_details: UsageDTO.PromptDetailsDTO(cached_tokens: 0)))
         #expect(chunk.finishReason == nil)
     }
 
@@ -197,7 +202,7 @@ private let chunkEventCases: [ChunkEventCase] = [
         "a finish chunk with an empty delta gives finished", Chunks.openAIFinish, [.finished(reason: "stop")]),
     ChunkEventCase(
         "a usage chunk with no choices gives usage", Chunks.openAIUsage,
-        [.usage(TokenUsage(promptTokens: 19, completionTokens: 10, totalTokens: 29))]),
+        [.usage(TokenUsage(promptTokens: 19, completionTokens: 10, totalTokens: 29, cachedTokens: 0))]),
     ChunkEventCase("Azure's first chunk with no choices gives nothing", Chunks.azureFirst, []),
     ChunkEventCase("an Azure content chunk with filter results gives text", Chunks.azureContent, [.text("Hello")]),
     ChunkEventCase("llama.cpp's null content gives nothing", Chunks.llamaFirst, []),
@@ -264,7 +269,7 @@ struct ChatStreamDecoderTests {
         #expect(
             run.events == [
                 .text("Hel"), .text("lo"), .finished(reason: "stop"),
-                .usage(TokenUsage(promptTokens: 19, completionTokens: 10, totalTokens: 29)),
+                .usage(TokenUsage(promptTokens: 19, completionTokens: 10, totalTokens: 29, cachedTokens: 0)),
             ])
         #expect(run.decoder.isDone)
         #expect(run.decoder.finishReason == "stop")

@@ -52,5 +52,9 @@ struct ConversationFileDTO: JSONFields, Equatable {
         ]
         + SamplingTable.all.map { row in
             row.field(row.storedName, { $0.settings.sampling }, { $0.settings.sampling = $1 })
-        }).sortedByName()
+        }
+        + [
+            StoredSettingsDTO.responseSchemaField(
+                { $0.settings.response_schema }, { $0.settings.response_schema = $1 })
+        ]).sortedByName()
 }

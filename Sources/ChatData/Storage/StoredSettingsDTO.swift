@@ -5,12 +5,32 @@ import ChatDomain
 /// `model` (`ConversationFileDTO`). Each parameter under its stored name (`SamplingTable`); unset
 /// ones are left out.
 struct StoredSettingsDTO: JSONFields, Equatable {
-    var sampling = SamplingValues()
+    /// The response schema (`--schema`, `/schema`), when the conversation has one.
+    struct ResponseSchemaDTO: JSONFields, Equatable {
+        var name = ""
+        var schema = JSONValue.null
 
-    static let fields: [JSONField<Self>] = SamplingTable.all.map { row in
-        row.field(row.storedName, { $0.sampling }, { $0.sampling = $1 })
+        static let fields: [JSONField<Self>] = [
+            JSONField("name", { $0.name }, { $0.name = $1 }), JSONField("schema", { $0.schema }, { $0.schema = $1 }),
+        ]
     }
-    .sortedByName()
+
+    var sampling = SamplingValues()
+    var response_schema: ResponseSchemaDTO?
+
+    /// The field of `response_schema`, which a `/save` file lists too.
+    static func responseSchemaField<Root>(
+        _ get: @escaping @Sendable (Root) -> ResponseSchemaDTO?,
+        _ set: @escaping @Sendable (inout Root, ResponseSchemaDTO?) -> Void
+    ) -> JSONField<Root> {
+        JSONField("response_schema", optional: get, set)
+    }
+
+    static let fields: [JSONField<Self>] =
+        (SamplingTable.all.map { row in
+            row.field(row.storedName, { $0.sampling }, { $0.sampling = $1 })
+        } + [responseSchemaField({ $0.response_schema }, { $0.response_schema = $1 })])
+        .sortedByName()
 
     /// The settings as the column holds them; nil if a number is not finite.
     var jsonBytes: [UInt8]? { jsonBytes(capacity: 64) }

@@ -11,6 +11,11 @@ enum FileSystem {
         case unreadable(String)
     }
 
+    /// Whether there is a file (or anything) at `path`.
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
     /// The whole contents of the file at `path`.
     static func read(_ path: String) throws(ReadError) -> [UInt8] {
         let fd = try openForReading(path)

@@ -50,6 +50,18 @@ struct JSONText {
     mutating func member(_ quotedKey: [UInt8]) {
         element()
         bytes.append(contentsOf: quotedKey)
+        separateValue()
+    }
+
+    /// Starts an object's next member whose key may need escaping (a `JSONValue`'s).
+    mutating func member(named key: String) {
+        element()
+        string(key)
+        separateValue()
+    }
+
+    /// The `:` between a member's key and its value.
+    private mutating func separateValue() {
         if pretty {
             bytes.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
         } else {

@@ -9,22 +9,29 @@ public struct ChatSettings: Sendable, Equatable {
     /// The most tokens a request may carry (estimated); the oldest turns after the system prompt
     /// are left out of a longer one. Nil: no limit.
     public var maxContextTokens: Int?
+    /// The JSON Schema answers must match (`--schema`); nil for answers in any form.
+    public var responseSchema: ResponseSchema?
 
     /// Creates settings.
-    public init(model: String, sampling: SamplingValues = [:], stream: Bool = true, maxContextTokens: Int? = nil) {
+    public init(
+        model: String, sampling: SamplingValues = [:], stream: Bool = true, maxContextTokens: Int? = nil,
+        responseSchema: ResponseSchema? = nil
+    ) {
         self.model = model
         self.sampling = sampling
         self.stream = stream
         self.maxContextTokens = maxContextTokens
+        self.responseSchema = responseSchema
     }
 
     /// These settings with the conversation's own ones that `other` has: its model when not
-    /// empty, and each sampling value it sets. How answers are fetched (`stream`,
+    /// empty, each sampling value it sets, and its response schema if it has one. How answers are fetched (`stream`,
     /// `maxContextTokens`) is not a conversation's own and stays as it is here.
     public func overlaid(by other: ChatSettings) -> ChatSettings {
         var result = self
         if !other.model.isEmpty { result.model = other.model }
         result.sampling = sampling.overlaid(by: other.sampling)
+        if let schema = other.responseSchema { result.responseSchema = schema }
         return result
     }
 }

@@ -6,8 +6,13 @@ public protocol ChatUseCase: Sendable {
     /// the reason. A failure after some text keeps that text in the conversation as an
     /// interrupted answer; a failure before any text marks the user message failed so later
     /// requests leave it out.
-    func send(_ message: ChatMessage, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async
-        -> Turn
+    ///
+    /// `onSent` is told the conversation's stored id (nil when it is not stored) once, when the
+    /// request is on its way and the question stored, before any event.
+    func send(
+        _ message: ChatMessage, in conversation: inout Conversation, onSent: (String?) -> Void,
+        onEvent: (ChatEvent) -> Void
+    ) async -> Turn
 
     /// Asks again for an answer to the last user message, replacing the answer after it in the
     /// conversation (a recorder keeps the replaced one, as another branch). With no user message
@@ -23,6 +28,13 @@ public protocol ChatUseCase: Sendable {
 }
 
 extension ChatUseCase {
+    /// Sends `message`, with no interest in when it was sent.
+    public func send(_ message: ChatMessage, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async
+        -> Turn
+    {
+        await send(message, in: &conversation, onSent: { _ in }, onEvent: onEvent)
+    }
+
     /// Sends `text` as the person's message, with nothing attached.
     public func send(_ text: String, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async -> Turn {
         await send(ChatMessage(role: .user, content: text), in: &conversation, onEvent: onEvent)

@@ -18,13 +18,15 @@ public struct GPTChatUseCase: ChatUseCase {
         self.modelList = modelList
     }
 
-    public func send(_ message: ChatMessage, in conversation: inout Conversation, onEvent: (ChatEvent) -> Void) async
-        -> Turn
-    {
+    public func send(
+        _ message: ChatMessage, in conversation: inout Conversation, onSent: (String?) -> Void,
+        onEvent: (ChatEvent) -> Void
+    ) async -> Turn {
         conversation.append(message)
         // The question is stored while the request is on its way (before any of the answer is
         // read), so the history's writes overlap the network instead of delaying the request.
         return await answer(&conversation, onEvent: onEvent) { conversation in
+            defer { onSent(conversation.id) }
             guard let recorder else { return }
             if conversation.id == nil {
                 // A conversation that began elsewhere (read from a file) is stored whole (in one go), so

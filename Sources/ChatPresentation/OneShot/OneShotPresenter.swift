@@ -6,6 +6,8 @@ public struct OneShotPresenter {
     private let notes: any OutputSink
     private let notesStyle: TerminalStyle
     private let makeRenderer: AnswerRendererFactory
+    /// Checks a whole answer against the conversation's schema (`--schema`), when it has one.
+    public var schemaChecker: (any SchemaChecker)?
 
     /// The answer is shown by a renderer from `makeRenderer`; errors go to `notes`.
     public init(
@@ -26,9 +28,19 @@ public struct OneShotPresenter {
     /// Sends `message` (attachments and all) in `conversation` and streams the answer.
     public func run(_ message: ChatMessage, in conversation: inout Conversation) async -> TurnOutcome {
         let renderer = makeRenderer()
-        let turn = await useCase.send(message, in: &conversation) { renderer.render($0) }
+        let turn = await useCase.send(
+            message, in: &conversation, onSent: { renderer.started(conversation: $0) }, onEvent: { renderer.render($0) }
+        )
         renderer.finish(turn)
-        if turn.answer != nil { return .answered }
+        if let answer = turn.answer {
+            guard let schema = conversation.settings.responseSchema, let schemaChecker,
+                let mismatch = schemaChecker.firstMismatch(inAnswer: answer.content, against: schema)
+            else { return .answered }
+            let line = ErrorWording.line(for: mismatch)
+            renderer.mismatched(line)
+            notes.write(notesStyle.error("chat: error: \(line)") + "\n")
+            return .mismatched(mismatch)
+        }
         if renderer.outputClosed { return .outputClosed }
         let error = turn.error ?? .malformedResponse("no answer")
         if error == .cancelled { return .interrupted }

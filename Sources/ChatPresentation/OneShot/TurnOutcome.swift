@@ -6,6 +6,8 @@ public enum TurnOutcome: Sendable, Equatable {
     case answered
     /// The request failed; the error was shown.
     case failed(ChatError)
+    /// The answer arrived whole but does not match its schema (`--schema`); the line was shown.
+    case mismatched(SchemaMismatch)
     /// The answer was stopped (Ctrl-C, a signal); what arrived was kept.
     case interrupted
     /// Standard output was closed by its reader (`chat … | head -1`); stopped quietly.

@@ -67,7 +67,13 @@ final class REPLContext {
         if turn.omittedMessages > 0 {
             note("(\(turn.omittedMessages) older messages were left out of the request to fit max_context_tokens)")
         }
-        guard turn.answer == nil else { return true }
+        if let answer = turn.answer {
+            guard let schema = conversation.settings.responseSchema, let checker = parts.schemaChecker,
+                let mismatch = checker.firstMismatch(inAnswer: answer.content, against: schema)
+            else { return true }
+            failure(ErrorWording.line(for: mismatch))
+            return false
+        }
         switch turn.error {
         case nil:
             note("nothing to retry yet")

@@ -34,6 +34,9 @@ extension REPL {
         /// Where a conversation the history could not store is kept when the session ends with
         /// no one to ask (`$TMPDIR`; nil: /tmp).
         public var temporaryDirectory: String?
+        /// Reads `/schema`'s schemas and checks answers against the conversation's; nil where
+        /// schemas cannot be read.
+        public var schemaChecker: (any SchemaChecker)?
 
         /// Gathers the parts. Without `makeRenderer`, answers are printed as plain text.
         public init(
@@ -43,8 +46,10 @@ extension REPL {
             conversationSwitch: ConversationSwitch, makeRenderer: AnswerRendererFactory? = nil,
             promptStyle: TerminalStyle? = nil, clipboard: (any Clipboard)? = nil, roles: [PromptRole] = [],
             role: PromptRole? = nil, attachmentReader: (any AttachmentReader)? = nil,
-            attachments: Attachments = Attachments(), temporaryDirectory: String? = nil
+            attachments: Attachments = Attachments(), temporaryDirectory: String? = nil,
+            schemaChecker: (any SchemaChecker)? = nil
         ) {
+            self.schemaChecker = schemaChecker
             self.temporaryDirectory = temporaryDirectory
             self.clipboard = clipboard
             self.useCase = useCase

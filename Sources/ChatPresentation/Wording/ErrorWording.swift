@@ -23,6 +23,10 @@ public enum ErrorWording {
             let wait =
                 retryAfter.map { " (the server asks to wait \(seconds($0)))" } ?? " (wait a moment and try again)"
             return "429 rate limited: \(message)\(wait)"
+        case .badRequest(let status, let message)
+        where message.contains("response_format") || message.contains("json_schema"):
+            // Only a request with a schema (`--schema`) has a `response_format` to reject.
+            return "\(status) bad request: \(message) (this server does not take a JSON schema; try without --schema)"
         case .badRequest(let status, let message):
             return "\(status) bad request: \(message)"
         case .server(let status, let message):

@@ -73,12 +73,37 @@ struct ChatCompletionRequestDTO: JSONFields, Equatable {
         ]
     }
 
+    /// `{"type": "json_schema", "json_schema": {"name": …, "strict": true, "schema": …}}`: the
+    /// answer must be JSON that matches the schema (`--schema`).
+    struct ResponseFormatDTO: JSONFields, Equatable {
+        struct JSONSchemaDTO: JSONFields, Equatable {
+            var name = ""
+            var strict = true
+            var schema = JSONValue.null
+
+            static let fields: [JSONField<Self>] = [
+                JSONField("name", { $0.name }, { $0.name = $1 }),
+                JSONField("strict", { $0.strict }, { $0.strict = $1 }),
+                JSONField("schema", { $0.schema }, { $0.schema = $1 }),
+            ].sortedByName()
+        }
+
+        var type = "json_schema"
+        var json_schema = JSONSchemaDTO()
+
+        static let fields: [JSONField<Self>] = [
+            JSONField("type", { $0.type }, { $0.type = $1 }),
+            JSONField("json_schema", { $0.json_schema }, { $0.json_schema = $1 }),
+        ].sortedByName()
+    }
+
     var model = ""
     var messages: [MessageDTO] = []
     var stream = false
     var stream_options: StreamOptionsDTO?
     /// The sampling parameters set, each sent under its wire name (`SamplingTable`).
     var sampling = SamplingValues()
+    var response_format: ResponseFormatDTO?
 
     static let fields: [JSONField<Self>] =
         ([
@@ -86,6 +111,7 @@ struct ChatCompletionRequestDTO: JSONFields, Equatable {
             JSONField("messages", { $0.messages }, { $0.messages = $1 }),
             JSONField("stream", { $0.stream }, { $0.stream = $1 }),
             JSONField("stream_options", optional: { $0.stream_options }, { $0.stream_options = $1 }),
+            JSONField("response_format", optional: { $0.response_format }, { $0.response_format = $1 }),
         ] + SamplingTable.all.map { row in row.field(row.wireName, { $0.sampling }, { $0.sampling = $1 }) })
         .sortedByName()
 

@@ -9,7 +9,10 @@ extension ChatCompletionRequestDTO {
             messages: request.messages.map(MessageDTO.init),
             stream: settings.stream,
             stream_options: settings.stream && includeUsage ? StreamOptionsDTO(include_usage: true) : nil,
-            sampling: settings.sampling
+            sampling: settings.sampling,
+            response_format: settings.responseSchema.map {
+                ResponseFormatDTO(json_schema: ResponseFormatDTO.JSONSchemaDTO(name: $0.name, schema: $0.schema))
+            }
         )
     }
 }

@@ -7,7 +7,8 @@ extension UsageDTO {
         return TokenUsage(
             promptTokens: prompt_tokens ?? 0,
             completionTokens: completion_tokens ?? 0,
-            totalTokens: total_tokens
+            totalTokens: total_tokens,
+            cachedTokens: prompt_tokens_details?.cached_tokens
         )
     }
 }

@@ -6,7 +6,8 @@ struct SlashCommandRegistry: Sendable {
     /// Every command chat has.
     static let standard = SlashCommandRegistry(commands: [
         HelpCommand(), ExitCommand(), ClearCommand(), ModelCommand(), ModelsCommand(), SystemCommand(),
-        RoleCommand(), FileCommand(), FilesCommand(), HistoryCommand(), RetryCommand(), AnswersCommand(),
+        RoleCommand(), SchemaCommand(), FileCommand(), FilesCommand(), HistoryCommand(), RetryCommand(),
+        AnswersCommand(),
         UndoCommand(), EditCommand(), ForkCommand(), SaveCommand(), LoadCommand(), UsageCommand(),
         ConversationsCommand(), ResumeCommand(), TitleCommand(), CopyCommand(),
     ])
