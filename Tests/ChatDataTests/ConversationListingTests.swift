@@ -56,6 +56,35 @@ struct ConversationListingTests {
         #expect(found.unansweredLeftOut == 2)
     }
 
+    /// Whether a conversation has an answer is kept as its messages come and go: one whose only
+    /// answer is removed (`/undo`) is left out again, and an answer stored later brings it back.
+    @Test func aConversationWhoseAnswerIsRemovedIsUnansweredAgain() async throws {
+        let history = try await open()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let id = try #require(await history.begin(Conversation(settings: settings)))
+        _ = await history.append(
+            ChatMessage(role: .user, content: "a question", state: .complete), settings: settings, systemPrompt: nil,
+            to: id)
+        #expect(try await history.list(limit: nil, includingUnanswered: false).get().summaries.isEmpty)
+        let answer = try #require(
+            await history.append(
+                ChatMessage(role: .assistant, content: "an answer", state: .complete), settings: settings,
+                systemPrompt: nil, to: id))
+        #expect(try await history.list(limit: nil, includingUnanswered: false).get().summaries.map(\.id) == [id])
+        #expect(try await history.mostRecentlyUsed(answeredOnly: true).get()?.id == id)
+
+        await history.remove(ids: [answer])
+        let listed = try await history.list(limit: nil, includingUnanswered: false).get()
+        #expect(listed.summaries.isEmpty)
+        #expect(listed.unansweredLeftOut == 1)
+        #expect(try await history.mostRecentlyUsed(answeredOnly: true).get() == nil)
+
+        _ = await history.append(
+            ChatMessage(role: .assistant, content: "another answer", state: .complete), settings: settings,
+            systemPrompt: nil, to: id)
+        #expect(try await history.list(limit: nil, includingUnanswered: false).get().summaries.map(\.id) == [id])
+    }
+
     @Test func theLimitCountsWhatItLeftOut() async throws {
         let history = try await open()
         defer { try? FileManager.default.removeItem(atPath: root) }

@@ -68,6 +68,40 @@ struct SearchIndexTests {
         try checkIndex()
     }
 
+    /// The newest message id the index holds.
+    private func indexedThrough() throws -> Int64? {
+        try connection().firstRow("SELECT indexed_through FROM message_fts_progress") { row throws(StorageError) in
+            try row.column(0, as: Int64.self)
+        }
+    }
+
+    /// An answer's last write indexes a few messages, oldest first: a history nobody searches
+    /// keeps its index nearly up to date, and a checkpoint (not the last write) indexes nothing.
+    @Test func anAnswersLastWriteIndexesAFewMessages() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try await open()
+        let backlog = (0..<20).flatMap { ["question \($0) lynx\($0)", "answer \($0)"] }
+        _ = try await conversation(backlog, in: store)
+        #expect(try indexedThrough() == 0)
+
+        let id = try #require(await store.begin(Conversation(settings: settings)))
+        _ = await store.append(
+            ChatMessage(role: .user, content: "what of the marmot"), settings: settings, systemPrompt: nil, to: id)
+        let recording = store.recordAnswer(to: id, settings: settings, systemPrompt: nil)
+        recording.add(.text("the marmot sleeps"))
+        try await Task.sleep(for: .milliseconds(1300))  // a checkpoint or two: no indexing
+        #expect(try indexedThrough() == 0)
+        _ = await recording.finish(ChatMessage(role: .assistant, content: "the marmot sleeps"))
+        #expect(try indexedThrough() == SearchIndex.keptUpPerAnswer)
+        #expect(try indexed("lynx0") == 1)
+        #expect(try indexed("marmot") == 0)
+
+        // The search indexes the rest, and finds every message.
+        #expect(try await found("marmot", in: store) == [id])
+        #expect(try indexed("lynx19") == 1)
+        try checkIndex()
+    }
+
     @Test func aLoadedConversationOfManyTurnsIsFoundWhole() async throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try await open()
@@ -143,7 +177,9 @@ struct SearchIndexTests {
             #expect(try indexed("heron") == 1)
         }
         let store = try await open()
-        let triggers = try connection().rows("SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name") {
+        let triggers = try connection().rows(
+            "SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'message_fts%' ORDER BY name"
+        ) {
             row throws(StorageError) in try row.column(0, as: String.self)
         }
         #expect(triggers == ["message_fts_delete", "message_fts_update"])

@@ -57,7 +57,7 @@ final class CheckpointedAnswerRecording: AnswerRecording {
         return await queue.onQueue { [self] in
             var final = answer
             final.storageID = state.withLock { $0.answer.storageID }
-            write(&final)
+            write(&final, last: true)
             return final
         }
     }
@@ -77,16 +77,20 @@ final class CheckpointedAnswerRecording: AnswerRecording {
     }
 
     /// On the store's queue: a new row the first time there is text (or a complete answer), an
-    /// update after. A write that fails waits in memory for the next (`PendingWrites`); the
-    /// answer's id, provisional until then, stands for its row either way.
-    private func write(_ answer: inout ChatMessage) {
+    /// update after; the `last` write also keeps the search index up (`SearchIndex.keepUp`). A
+    /// write that fails waits in memory for the next (`PendingWrites`); the answer's id,
+    /// provisional until then, stands for its row either way.
+    private func write(_ answer: inout ChatMessage, last: Bool = false) {
+        let index: [PendingWrites.Write] = last ? [.searchIndex] : []
         if let id = answer.storageID {
-            _ = queue.storeNow([.update(answer, id: id, at: HTTPDate.now())], patience: .long)
+            _ = queue.storeNow([.update(answer, id: id, at: HTTPDate.now())] + index, patience: .long)
         } else if !answer.content.isEmpty || answer.state == .complete {
             let batch = MessageBatch(
                 conversationID: conversationID, messages: [answer], settings: settings, systemPrompt: systemPrompt,
                 at: HTTPDate.now())
-            answer.storageID = queue.storeNow([.messages(batch, ids: [])], patience: .long).first?.first
+            answer.storageID = queue.storeNow([.messages(batch, ids: [])] + index, patience: .long).first?.first
+        } else if last {
+            _ = queue.storeNow(index, patience: .long)
         }
     }
 }

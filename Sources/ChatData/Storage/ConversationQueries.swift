@@ -3,14 +3,18 @@ import ChatDomain
 /// The history's reads: listings of conversations, a search's matches, one conversation with its
 /// messages, and the one id a prefix names.
 enum ConversationQueries {
-    /// Whether conversation `c` has an answer (an assistant message, whole or partial).
-    static let answered = "EXISTS (SELECT 1 FROM message WHERE conversation_id = c.id AND role = 'assistant')"
+    /// Whether conversation `c` has an answer (an assistant message, whole or partial): a column
+    /// the schema's triggers keep.
+    static let answered = "c.answered = 1"
 
     /// The conversations that meet `condition`, at most `limit`, and what was left out.
+    /// With `matchesFirst`, the conversations that meet `condition` are few and read one by one,
+    /// not found through the answered ones' index (`+` keeps SQLite from using it).
     static func listing(
         _ db: SQLiteConnection, where condition: String, arguments: [any SQLiteValue], limit: Int?,
-        includingUnanswered: Bool
+        includingUnanswered: Bool, matchesFirst: Bool = false
     ) throws(StorageError) -> ConversationListing {
+        let answered = matchesFirst ? "+" + Self.answered : Self.answered
         let shown = includingUnanswered ? condition : "\(condition) AND \(answered)"
         let summaries = try summaries(db, where: shown, arguments: arguments, limit: limit)
         var beyondLimit = 0
@@ -28,13 +32,20 @@ enum ConversationQueries {
         _ db: SQLiteConnection, _ text: String, limit: Int?, includingUnanswered: Bool
     ) throws(StorageError) -> ConversationListing {
         let query = matchQuery(text)
+        // The conversations that match, found once (the listing counts them and lists some):
+        // then each is looked up by its id, and no conversation that does not match is read.
+        try db.execute("CREATE TEMP TABLE IF NOT EXISTS search_match (id TEXT PRIMARY KEY) WITHOUT ROWID")
+        try db.execute("DELETE FROM temp.search_match")
+        try db.run(
+            """
+            INSERT INTO temp.search_match
+            SELECT m.conversation_id FROM message_fts JOIN message m ON m.id = message_fts.rowid
+            WHERE message_fts MATCH ?
+            UNION SELECT id FROM conversation WHERE title LIKE ? ESCAPE '\\'
+            """, [query, likePattern(text)])
         var listing = try listing(
-            db,
-            where: """
-                (c.id IN (SELECT m.conversation_id FROM message_fts JOIN message m ON m.id = message_fts.rowid
-                          WHERE message_fts MATCH ?) OR c.title LIKE ? ESCAPE '\\')
-                """,
-            arguments: [query, likePattern(text)], limit: limit, includingUnanswered: includingUnanswered)
+            db, where: "c.id IN (SELECT id FROM temp.search_match)", arguments: [], limit: limit,
+            includingUnanswered: includingUnanswered, matchesFirst: true)
         for index in listing.summaries.indices {
             listing.summaries[index].snippet = try snippet(db, query: query, in: listing.summaries[index].id)
         }

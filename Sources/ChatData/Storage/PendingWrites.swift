@@ -20,6 +20,9 @@ struct PendingWrites {
         case remove([Int64])
         /// What is stored next in a conversation follows this message (nil: none).
         case branch(conversationID: String, after: Int64?)
+        /// A few more messages into the search index (`SearchIndex.keepUp`), with an answer's
+        /// last write.
+        case searchIndex
     }
 
     private(set) var writes: [Write] = []
@@ -37,7 +40,7 @@ struct PendingWrites {
             switch write {
             case .messages(let batch, _): inserted += batch.messages.count
             case .update(_, let id, _) where id > 0: updated.insert(id)
-            case .conversation, .update, .remove, .branch: break
+            case .conversation, .update, .remove, .branch, .searchIndex: break
             }
         }
         return inserted + updated.count
@@ -59,6 +62,10 @@ struct PendingWrites {
             // Messages not stored yet are taken out of their pending insert instead.
             let stored = ids.filter { !unstore($0) }
             if !stored.isEmpty { writes.append(.remove(stored)) }
+        case .searchIndex:
+            // Once is enough: it indexes what is stored by then.
+            if case .searchIndex = writes.last { return [] }
+            writes.append(write)
         case .conversation, .branch:
             writes.append(write)
         }
@@ -105,6 +112,8 @@ struct PendingWrites {
                 try MessageRows.remove(ids.compactMap(row), db)
             case .branch(let conversationID, let after):
                 try MessageRows.setHead(of: conversationID, to: after.flatMap(row), db)
+            case .searchIndex:
+                try SearchIndex.keepUp(db)
             }
         }
         return assigned
@@ -135,7 +144,7 @@ struct PendingWrites {
                 guard index == writes.count - 1 else { return false }
                 writes[index] = .update(message, id: id, at: at)
                 return true
-            case .conversation, .update, .remove, .branch:
+            case .conversation, .update, .remove, .branch, .searchIndex:
                 continue
             }
         }

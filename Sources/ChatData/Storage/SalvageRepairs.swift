@@ -1,8 +1,8 @@
 import ChatDomain
 
 /// What a salvage mends in the new database once the rows that could be read are in: a row for
-/// each conversation whose own row was lost, branches that named a message that was lost, and
-/// message ids that are never handed out again.
+/// each conversation whose own row was lost, branches that named a message that was lost, which
+/// conversations have an answer, and message ids that are never handed out again.
 enum SalvageRepairs {
     /// The names of `table`'s columns in the database `db` is connected to.
     static func columns(of table: String, _ db: SQLiteConnection) throws(StorageError) -> Set<String> {
@@ -16,6 +16,12 @@ enum SalvageRepairs {
     static func apply(_ db: SQLiteConnection, damaged: SQLiteConnection) throws(StorageError) {
         try makeLostConversations(db)
         try mendBranches(db)
+        // A conversation copied whole whose answers were not says so again.
+        try db.execute(
+            """
+            UPDATE conversation SET answered = EXISTS (
+                SELECT 1 FROM message WHERE conversation_id = conversation.id AND role = 'assistant')
+            """)
         try keepIDsUnused(db, damaged: damaged)
     }
 

@@ -2,7 +2,8 @@ import ChatDomain
 
 /// The full-text index of the history's messages, brought up to date just before a search
 /// instead of as each message is stored: storing a `/load`ed conversation of a thousand turns,
-/// or an answer while it streams, then costs no indexing. `message_fts_progress` holds the
+/// or an answer while it streams, then costs no indexing. An answer's last write indexes a few
+/// (`keepUp`), so the messages waiting for the next search stay few. `message_fts_progress` holds the
 /// newest message id indexed; every message up to it is indexed as it stands now (the schema's
 /// triggers keep those in step on update and delete), none after it.
 enum SearchIndex {
@@ -22,6 +23,23 @@ enum SearchIndex {
         defer { try? HistoryOpening.setCache(db, bulk: false) }
         try db.run("INSERT INTO message_fts (rowid, content) SELECT id, content FROM message WHERE id > ?", [indexed])
         try db.run("UPDATE message_fts_progress SET indexed_through = ?", [newest])
+    }
+
+    /// How many messages an answer's last write indexes at most (`keepUp`).
+    static let keptUpPerAnswer: Int64 = 16
+
+    /// Indexes the oldest messages not indexed yet, at most `keptUpPerAnswer` ids of them: run
+    /// with an answer's last write, so that the index keeps up with a history nobody searches
+    /// (the next search then has a few messages to index, not every one stored since the last)
+    /// at the cost of the few an answer adds. Run in a write transaction.
+    static func keepUp(_ db: SQLiteConnection) throws(StorageError) {
+        let (indexed, newest) = try progress(db)
+        guard newest > indexed else { return }
+        let through = min(newest, indexed + keptUpPerAnswer)
+        try db.run(
+            "INSERT INTO message_fts (rowid, content) SELECT id, content FROM message WHERE id > ? AND id <= ?",
+            [indexed, through])
+        try db.run("UPDATE message_fts_progress SET indexed_through = ?", [through])
     }
 
     /// Makes the index again from the messages, all of them: for an index SQLite calls damaged
