@@ -94,6 +94,10 @@ enum ChatCommand {
         defer { client.shutdown() }
         // The repository speaks the API of the provider the settings name (`server.provider`).
         let repository = ServerGPTRepository(server: settings.server, client: client)
+        if options.action == .chat && ChatMode.readsBeforeSending(options) {
+            // The connection is made while the person types, or the input and files are read.
+            repository.preconnect()
+        }
         let modelList = builder.modelList(settings, repository)
         if options.action == .models {
             return await ModelsMode(modelList: modelList, stdout: console.stdout, environment: console.environment) {

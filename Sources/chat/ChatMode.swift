@@ -36,3 +36,11 @@ struct ChatMode {
         return await OneShotMode(session: session).run(message: message)
     }
 }
+
+extension ChatMode {
+    /// Whether a chat reads something before its first request (the person's typing in the
+    /// REPL, piped input, files): time in which the connection can be made ahead.
+    static func readsBeforeSending(_ options: CommandLineOptions) -> Bool {
+        options.interactive || options.prompt == nil || !options.files.isEmpty || !StandardInput.isTerminal
+    }
+}
