@@ -107,7 +107,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// Runs the whole transfer on the calling (dedicated) thread.
     private static func perform(_ request: HTTPRequest, _ transfer: CurlTransfer, pool: CurlHandlePool) {
         let key = request.connectionKey
-        guard let easy = pool.take(for: key, by: transfer.channel, wait: request.connectTimeout) else {
+        guard let easy = pool.take(for: key, by: transfer.channel) else {
             transfer.channel.finish(DataError.transport(code: -1, message: "libcurl could not start"))
             return
         }

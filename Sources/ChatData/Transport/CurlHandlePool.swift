@@ -16,9 +16,8 @@ internal import CCurl
 /// cache at once, which libcurl 7.88 documents as unsupported. Two transfers that overlap take
 /// two handles, and so two connections; both are kept.
 ///
-/// A pre-connect (`CurlHTTPClient.preconnect`) holds its handle while it connects: a transfer to
-/// the same place waits for it (at most the connect timeout) and takes that handle, instead of
-/// opening a second connection beside it.
+/// A pre-connect (`CurlHTTPClient.preconnect`) puts its handle here once connected; a transfer
+/// that starts before then opens a connection of its own.
 ///
 /// `@unchecked Sendable`: `idle`, `connecting` and `inUse` are guarded by `mutex`; the handles in `idle`
 /// are used by no thread while they are there.
@@ -35,7 +34,7 @@ final class CurlHandlePool: @unchecked Sendable {
     /// The transfers using a handle, by their channels, per place.
     private var inUse: [String: [ResponseChannel]] = [:]
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Signalled when a handle comes back (or a pre-connect that made none ends).
+    /// Signalled when a handle comes back.
     private let returned: UnsafeMutablePointer<pthread_cond_t>
 
     init() {
@@ -60,15 +59,16 @@ final class CurlHandlePool: @unchecked Sendable {
     }
 
     /// A handle for `transfer` to `key`: the one used last for it, with its connections, or a
-    /// new one; nil if libcurl cannot make one. Waits, rather than open a
-    /// second connection, for a pre-connect to `key` under way (up to `wait` seconds) and for a
-    /// transfer to `key` whose consumer has stopped reading (`ResponseChannel.stopReading`)
-    /// while it takes its body's last bytes (up to `drainWait` seconds).
-    func take(for key: String, by transfer: ResponseChannel, wait: Double) -> UnsafeMutableRawPointer? {
+    /// new one; nil if libcurl cannot make one. Waits, rather than open a second connection, for
+    /// a transfer to `key` whose consumer has stopped reading (`ResponseChannel.stopReading`)
+    /// while it takes its body's last bytes (up to `drainWait` seconds). It does not wait for a
+    /// pre-connect under way: over HTTP/1.1 that one's connection is not kept, and waiting for it
+    /// would cost a handshake.
+    func take(for key: String, by transfer: ResponseChannel) -> UnsafeMutableRawPointer? {
         pthread_mutex_lock(mutex)
-        if idle[key, default: []].isEmpty && (connecting[key, default: 0] > 0 || hasDraining(key)) {
-            var deadline = MonotonicClock.deadline(after: connecting[key, default: 0] > 0 ? wait : Self.drainWait)
-            while idle[key, default: []].isEmpty && (connecting[key, default: 0] > 0 || hasDraining(key)) {
+        if idle[key, default: []].isEmpty && hasDraining(key) {
+            var deadline = MonotonicClock.deadline(after: Self.drainWait)
+            while idle[key, default: []].isEmpty && hasDraining(key) {
                 if pthread_cond_timedwait(returned, mutex, &deadline) == ETIMEDOUT { break }
             }
         }
@@ -96,12 +96,13 @@ final class CurlHandlePool: @unchecked Sendable {
         inUse[key, default: []].contains { $0.drainingSince.load(ordering: .relaxed) != 0 }
     }
 
-    /// Whether a pre-connect to `key` is worth starting: no handle for it is idle and none is
+    /// Whether a pre-connect to `key` is worth starting: no handle for it is idle, in use or
     /// connecting. If so, it counts as under way until `endPreconnect`.
     func beginPreconnect(to key: String) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        guard idle[key, default: []].isEmpty, connecting[key, default: 0] == 0 else { return false }
+        guard idle[key, default: []].isEmpty, inUse[key, default: []].isEmpty, connecting[key, default: 0] == 0
+        else { return false }
         connecting[key] = 1
         return true
     }
