@@ -72,10 +72,13 @@ final class CurlHandlePool: @unchecked Sendable {
                 if pthread_cond_timedwait(returned, mutex, &deadline) == ETIMEDOUT { break }
             }
         }
-        let handle = idle[key]?.popLast()
+        let kept = idle[key]?.popLast()
+        pthread_mutex_unlock(mutex)
+        guard let handle = kept ?? curl_easy_init() else { return nil }
+        pthread_mutex_lock(mutex)
         inUse[key, default: []].append(transfer)
         pthread_mutex_unlock(mutex)
-        return handle ?? curl_easy_init()
+        return handle
     }
 
     /// Gives back a handle `take` gave: it keeps its connection for the next transfer to `key`.
