@@ -212,6 +212,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--chat", required=True)
     parser.add_argument("--before", help="another chat binary to measure beside it (e.g. one before a change)")
+    parser.add_argument("--before-label", default="chat before", help="its row's name")
     parser.add_argument("--delay-ms", type=int, default=20, help="added each way (default 20: a 40 ms round trip)")
     parser.add_argument("--server-ms", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=5)
@@ -245,7 +246,7 @@ def main():
         wait_for_port(port)
         proxy = Proxy(port, options.delay_ms)
         base = f"https://127.0.0.1:{proxy.port}/v1"
-        clients = [("chat", options.chat)] + ([("chat before", options.before)] if options.before else [])
+        clients = [("chat", options.chat)] + ([(options.before_label, options.before)] if options.before else [])
         rows = {}
         for name, binary in clients:
             repl, connections, piped, argument = [], [], [], []
