@@ -121,7 +121,8 @@ import Testing
     @Test func aCancelledAnswerDoesNotPoisonTheConnectionsKept() async throws {
         let server = try LoopbackServer(keepAlive: true) { _, index in
             index == 0
-                ? ServerStep.sse((0..<20).map { ServerStep.chatChunk("piece \($0) ") }, pause: 0.05)
+                // Long enough (10 s) that even a reader held up on a busy machine stops it midway.
+                ? ServerStep.sse((0..<50).map { ServerStep.chatChunk("piece \($0) ") }, pause: 0.2)
                 : Self.answer("whole")
         }
         defer { LoopbackTestHelpers.stopInBackground(server) }
