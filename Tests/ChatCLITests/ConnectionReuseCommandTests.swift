@@ -40,6 +40,28 @@ import Testing
         #expect(server.numbers("accept").count <= 2, "connections \(server.numbers("accept"))")
     }
 
+    /// The connection made ahead sends nothing: a REPL the person leaves without a question
+    /// makes at most that one connection, and no request.
+    @Test(.enabled(if: TestCA.isAvailable, "needs openssl (scripts/deps --tests)"))
+    func aREPLLeftWithoutAQuestionSendsNothing() async throws {
+        let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-test"])
+        let ca = try await TestCA.make(chat)
+        let server = try await CountingProcess(
+            chat, script: CountingProcess.keepAliveTLSServer, arguments: [ca.serverCertificate, ca.serverKey])
+        // Standard input open for 2 s, as while the person thinks, then closed without a line.
+        let result = try await chat.start(
+            [
+                "-c", #"sleep 2 | exec "$0" -i --base-url "$1" --ca-cert "$2""#, ChatBinary.path,
+                "https://127.0.0.1:\(server.port)/v1", ca.certificate,
+            ], executable: "/bin/sh"
+        ).wait(timeout: 20)
+        await server.stop()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "" && result.stderr == "", "stderr: \(result.stderr)")
+        #expect(server.numbers("accept") == [0])
+        #expect(server.numbers("request") == [])
+    }
+
     /// Through an HTTP proxy, the tunnel (CONNECT) is kept with the connection inside it.
     @Test(.enabled(if: TestCA.isAvailable, "needs openssl (scripts/deps --tests)"))
     func aREPLThroughAProxyKeepsItsTunnel() async throws {
