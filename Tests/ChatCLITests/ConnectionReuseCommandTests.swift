@@ -41,7 +41,7 @@ import Testing
     }
 
     /// The connection made ahead sends nothing: a REPL the person leaves without a question
-    /// makes at most that one connection, and no request.
+    /// makes that one connection, and no request.
     @Test(.enabled(if: TestCA.isAvailable, "needs openssl (scripts/deps --tests)"))
     func aREPLLeftWithoutAQuestionSendsNothing() async throws {
         let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-test"])
