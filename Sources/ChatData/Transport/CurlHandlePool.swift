@@ -29,8 +29,8 @@ final class CurlHandlePool: @unchecked Sendable {
     static let drainWait = 0.25
 
     private var idle: [String: [UnsafeMutableRawPointer]] = [:]
-    /// Pre-connects under way, per place.
-    private var connecting: [String: Int] = [:]
+    /// The places a pre-connect is under way to.
+    private var connecting: Set<String> = []
     /// The transfers using a handle, by their channels, per place.
     private var inUse: [String: [ResponseChannel]] = [:]
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -104,9 +104,10 @@ final class CurlHandlePool: @unchecked Sendable {
     func beginPreconnect(to key: String) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        guard idle[key, default: []].isEmpty, inUse[key, default: []].isEmpty, connecting[key, default: 0] == 0
-        else { return false }
-        connecting[key] = 1
+        guard idle[key, default: []].isEmpty, inUse[key, default: []].isEmpty, !connecting.contains(key) else {
+            return false
+        }
+        connecting.insert(key)
         return true
     }
 
@@ -116,16 +117,9 @@ final class CurlHandlePool: @unchecked Sendable {
         pthread_mutex_lock(mutex)
         let kept = handle != nil && idle[key, default: []].count < Self.keptPerKey
         if kept, let handle { idle[key, default: []].append(handle) }
-        connecting[key] = nil
+        connecting.remove(key)
         pthread_cond_broadcast(returned)
         pthread_mutex_unlock(mutex)
         if !kept, let handle { curl_easy_cleanup(handle) }
-    }
-
-    /// How many handles are idle for `key` (for tests).
-    func idleCount(for key: String) -> Int {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return idle[key, default: []].count
     }
 }
