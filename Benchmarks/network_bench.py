@@ -13,6 +13,7 @@ server's own time). Writes its section of docs/PERFORMANCE.md (between its own m
 import argparse
 import json
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -204,6 +205,23 @@ def python_client(python, base, ca, protocol, turns, typing):
     return json.loads(result.stdout)
 
 
+def stop_group(process):
+    """Ends `process` and the processes of its session (it leads its own group)."""
+    try:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+    except ProcessLookupError:
+        pass
+    # Workers that outlived their parent are still in the group.
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 def med_ms(values):
     return statistics.median(values) * 1000
 
@@ -241,8 +259,9 @@ def main():
             f.write(f'bind = ["127.0.0.1:{port}"]\ncertfile = "{work}/server.pem"\nkeyfile = "{work}/server.key"\n'
                     f'alpn_protocols = {json.dumps(["h2", "http/1.1"] if protocol == "h2" else ["http/1.1"])}\n'
                     'loglevel = "WARNING"\n')
+        # A session of its own: hypercorn's workers are its children, ended with it (stop_group).
         server = subprocess.Popen([hypercorn, "--config", config, "network_server:app"], cwd=HERE,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         wait_for_port(port)
         proxy = Proxy(port, options.delay_ms)
         base = f"https://127.0.0.1:{proxy.port}/v1"
@@ -267,8 +286,7 @@ def main():
         rows["httpx"] = {"turn1": [r[0] for r in repl], "later": [t for r in repl for t in r[1:]],
                          "connections": connections}
         proxy.stop()
-        server.kill()
-        server.wait()
+        stop_group(server)
         results[protocol] = rows
     elapsed = time.time() - started
     markdown = render(results, options, ideal, load_before, os.getloadavg()[0], elapsed)
