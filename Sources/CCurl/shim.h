@@ -36,6 +36,10 @@ static inline CURLcode ccurl_setopt_xferinfo_function(CURL *curl, curl_xferinfo_
     return curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, value);
 }
 
+static inline CURLcode ccurl_setopt_prereq_function(CURL *curl, curl_prereq_callback value) {
+    return curl_easy_setopt(curl, CURLOPT_PREREQFUNCTION, value);
+}
+
 static inline CURLcode ccurl_getinfo_long(CURL *curl, CURLINFO info, long *value) {
     return curl_easy_getinfo(curl, info, value);
 }

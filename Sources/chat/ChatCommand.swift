@@ -94,6 +94,10 @@ enum ChatCommand {
         defer { client.shutdown() }
         // The repository speaks the API of the provider the settings name (`server.provider`).
         let repository = ServerGPTRepository(server: settings.server, client: client)
+        if options.action == .chat && ChatMode.isInteractive(options) {
+            // The connection is made while the REPL starts and the person types.
+            repository.preconnect()
+        }
         let modelList = builder.modelList(settings, repository)
         if options.action == .models {
             return await ModelsMode(
@@ -104,7 +108,9 @@ enum ChatCommand {
         }
         do throws(RunFailure) {
             let session = try await builder.session(settings, repository, modelList)
-            return await ChatMode(session: session, options: options, console: console).run()
+            return await ChatMode(
+                session: session, options: options, console: console, connectAhead: repository.preconnect
+            ).run()
         } catch {
             return console.fail(error.message, status: error.status)
         }

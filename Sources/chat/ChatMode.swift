@@ -6,11 +6,16 @@ struct ChatMode {
     var session: Session
     var options: CommandLineOptions
     var console: Console
+    /// Makes the connection to the server in the background, sending nothing.
+    var connectAhead: () -> Void = {}
+
+    /// Whether the chat is the REPL (`-i`, or no prompt on a terminal).
+    static func isInteractive(_ options: CommandLineOptions) -> Bool {
+        !options.execute && (options.interactive || (options.prompt == nil && StandardInput.isTerminal))
+    }
 
     func run() async -> Int32 {
-        let interactive =
-            !options.execute && (options.interactive || (options.prompt == nil && StandardInput.isTerminal))
-        if interactive {
+        if Self.isInteractive(options) {
             // (`-i --code` is a usage error already; this is the REPL that no prompt starts.)
             guard !options.codeOnly else {
                 return console.fail("--code prints one answer's code; give a prompt: chat --code \"…\"", status: 2)
@@ -21,7 +26,9 @@ struct ChatMode {
             return await InteractiveMode(session: session).run(prompt: options.prompt)
         }
         let stdinAttached = options.files.contains("-")
-        let piped = StandardInput.isTerminal || stdinAttached ? nil : await StandardInput.text()
+        // While the writer of piped input is still writing, the connection is made.
+        let piped =
+            StandardInput.isTerminal || stdinAttached ? nil : await StandardInput.text(whileWaiting: connectAhead)
         let input = [options.prompt, piped].compactMap { $0 }.joined(separator: "\n\n")
         guard !input.isEmpty || !session.attachments.isEmpty else {
             return console.fail(

@@ -10,10 +10,12 @@
 enum StandardInput {
     static var isTerminal: Bool { isatty(0) == 1 }
 
-    /// All of standard input, as bytes.
-    static func bytes() async -> [UInt8] {
+    /// All of standard input, as bytes. `whileWaiting` runs first if the input is not all
+    /// there yet (the writer is still writing).
+    static func bytes(whileWaiting: () -> Void = {}) async -> [UInt8] {
         var bytes: [UInt8] = []
         if readWhileReady(into: &bytes) { return bytes }
+        whileWaiting()
         return bytes + (await rest())
     }
 
@@ -28,9 +30,10 @@ enum StandardInput {
         }
     }
 
-    /// All of standard input as text, or nil when it is empty or only whitespace.
-    static func text() async -> String? {
-        let text = String(decoding: await bytes(), as: UTF8.self)
+    /// All of standard input as text, or nil when it is empty or only whitespace. `whileWaiting`
+    /// runs first if the input is not all there yet.
+    static func text(whileWaiting: () -> Void = {}) async -> String? {
+        let text = String(decoding: await bytes(whileWaiting: whileWaiting), as: UTF8.self)
         guard text.contains(where: { !$0.isWhitespace }) else { return nil }
         var trimmed = Substring(text)
         while let last = trimmed.last, last.isNewline { trimmed.removeLast() }

@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// A scriptable HTTP/1.1 server on 127.0.0.1 for tests: one request per connection, each answered
-/// by playing the `ServerStep`s that `respond` returns.
+/// A scriptable HTTP/1.1 server on 127.0.0.1 for tests: one request per connection (or, with
+/// `keepAlive`, as many as the client sends on it), each answered by playing the `ServerStep`s
+/// that `respond` returns.
 public final class LoopbackServer: Sendable {
     // Checked `Sendable`, no `@unchecked` needed: the stored properties are immutable, and all
     // mutable state lives in `Shared` behind a `Mutex`. Threads hold `Shared`, never `self`,
@@ -15,7 +16,9 @@ public final class LoopbackServer: Sendable {
 
     /// Starts listening on 127.0.0.1, an ephemeral port. `respond` is called once per request with
     /// the request and its 0-based index across the server's life, and returns the steps to play.
-    public init(respond: @escaping @Sendable (RecordedRequest, Int) -> [ServerStep]) throws {
+    /// With `keepAlive`, a head says nothing of `Connection: close` and `.end` leaves the
+    /// connection open for the next request (steps after it still play: `.pause`, `.close`).
+    public init(keepAlive: Bool = false, respond: @escaping @Sendable (RecordedRequest, Int) -> [ServerStep]) throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         var addr = sockaddr_in()
@@ -36,7 +39,7 @@ public final class LoopbackServer: Sendable {
             throw POSIXError(.init(rawValue: code) ?? .EIO)
         }
         port = Int(UInt16(bigEndian: addr.sin_port))
-        shared = Shared(listener: fd, respond: respond)
+        shared = Shared(listener: fd, keepAlive: keepAlive, respond: respond)
         let shared = self.shared
         Thread { LoopbackServer.acceptLoop(shared) }.start()
     }
@@ -48,6 +51,12 @@ public final class LoopbackServer: Sendable {
 
     /// The requests received so far, in arrival order.
     public var requests: [RecordedRequest] { shared.withLock { $0.requests } }
+
+    /// Connections accepted so far.
+    public var acceptedConnections: Int { shared.withLock { $0.accepted } }
+
+    /// For each request in `requests`, the 0-based number of the connection it came on.
+    public var requestConnections: [Int] { shared.withLock { $0.requestConnections } }
 
     /// Number of connections on which a write failed because the client had gone away
     /// (EPIPE/ECONNRESET). Noticing usually takes a write or two after the client left.
@@ -79,16 +88,18 @@ public final class LoopbackServer: Sendable {
             guard poll(&entry, 1, 50) > 0 else { continue }
             let fd = accept(shared.listener, nil, nil)
             guard fd >= 0 else { continue }
-            let admitted = shared.withLock { state in
-                if !state.stopped { state.connections += 1 }
-                return !state.stopped
+            let number = shared.withLock { state -> Int? in
+                guard !state.stopped else { return nil }
+                state.connections += 1
+                state.accepted += 1
+                return state.accepted - 1
             }
-            guard admitted else {
+            guard let number else {
                 close(fd)
                 break
             }
             Thread {
-                var connection = Connection(fd: fd, shared: shared)
+                var connection = Connection(fd: fd, number: number, shared: shared)
                 connection.serve()
                 close(fd)
                 shared.withLock { $0.connections -= 1 }
@@ -106,16 +117,20 @@ extension LoopbackServer {
             var stopped = false
             var accepting = true
             var connections = 0
+            var accepted = 0
             var disconnects = 0
             var requests: [RecordedRequest] = []
+            var requestConnections: [Int] = []
         }
 
         let listener: Int32
+        let keepAlive: Bool
         let respond: @Sendable (RecordedRequest, Int) -> [ServerStep]
         private let state = Mutex(State())
 
-        init(listener: Int32, respond: @escaping @Sendable (RecordedRequest, Int) -> [ServerStep]) {
+        init(listener: Int32, keepAlive: Bool, respond: @escaping @Sendable (RecordedRequest, Int) -> [ServerStep]) {
             self.listener = listener
+            self.keepAlive = keepAlive
             self.respond = respond
         }
 
@@ -135,20 +150,24 @@ extension LoopbackServer {
         }
     }
 
-    /// One accepted socket: reads the request, then plays the steps.
+    /// One accepted socket: reads the request, then plays the steps (and, kept alive, again).
     private struct Connection {
         let fd: Int32
+        let number: Int
         let shared: Shared
         var input: [UInt8] = []
         var chunked = false
 
         mutating func serve() {
-            guard let request = readRequest() else { return }
-            let index = shared.withLock { state in
-                state.requests.append(request)
-                return state.requests.count - 1
-            }
-            play(shared.respond(request, index))
+            repeat {
+                guard let request = readRequest() else { return }
+                let index = shared.withLock { state in
+                    state.requests.append(request)
+                    state.requestConnections.append(number)
+                    return state.requests.count - 1
+                }
+                guard play(shared.respond(request, index)) else { return }
+            } while true
         }
 
         // MARK: Reading
@@ -252,7 +271,9 @@ extension LoopbackServer {
             return true
         }
 
-        mutating func play(_ steps: [ServerStep]) {
+        /// Plays `steps`; true if the connection stays open for another request (kept alive).
+        mutating func play(_ steps: [ServerStep]) -> Bool {
+            var ended = false
             for step in steps {
                 switch step {
                 case .head(let status, let headers, let isChunked):
@@ -260,30 +281,36 @@ extension LoopbackServer {
                     var text = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
                     for (name, value) in headers { text += "\(name): \(value)\r\n" }
                     if isChunked { text += "Transfer-Encoding: chunked\r\n" }
-                    text += "Connection: close\r\n\r\n"
-                    guard send(Array(text.utf8)) else { return }
+                    if !shared.keepAlive { text += "Connection: close\r\n" }
+                    guard send(Array((text + "\r\n").utf8)) else { return false }
                 case .body(let bytes):
                     if chunked && bytes.isEmpty { continue }
                     let frame =
                         chunked ? Array(String(bytes.count, radix: 16).utf8) + [13, 10] + bytes + [13, 10] : bytes
-                    guard send(frame) else { return }
+                    guard send(frame) else { return false }
                 case .raw(let bytes):
-                    guard send(bytes) else { return }
+                    guard send(bytes) else { return false }
                 case .pause(let seconds), .stall(let seconds):
-                    guard shared.sleep(seconds) else { return }
+                    guard shared.sleep(seconds) else { return false }
                 case .end:
-                    if chunked { guard send(Array("0\r\n\r\n".utf8)) else { return } }
-                    return closeCleanly()
+                    if chunked { guard send(Array("0\r\n\r\n".utf8)) else { return false } }
+                    guard shared.keepAlive else {
+                        closeCleanly()
+                        return false
+                    }
+                    ended = true
                 case .close:
                     shutdown(fd, Int32(SHUT_RDWR))
-                    return
+                    return false
                 }
             }
+            if ended { return true }
             if steps.isEmpty {
                 shutdown(fd, Int32(SHUT_RDWR))
             } else {
                 closeCleanly()
             }
+            return false
         }
 
         /// Sends FIN, then drains input for up to a second so that closing does not reset the stream.

@@ -2,12 +2,13 @@ import Foundation
 
 /// One scripted action of the loopback server while it answers a request.
 ///
-/// Steps play in order. After `.end` or `.close` the rest is ignored; a script that runs out
-/// without either ends like `.end`.
+/// Steps play in order. After `.end` or `.close` the rest is ignored (on a server that keeps
+/// connections alive, steps after `.end` still play); a script that runs out without either
+/// ends like `.end`.
 public enum ServerStep: Sendable {
     /// Status line and headers. If chunked, adds `Transfer-Encoding: chunked`; otherwise adds
-    /// nothing about length and the body ends when the connection closes. Always adds
-    /// `Connection: close`. The reason phrase is chosen from the status.
+    /// nothing about length and the body ends when the connection closes. Adds
+    /// `Connection: close`, unless the server keeps connections alive. The reason phrase is chosen from the status.
     case head(status: Int, headers: [(String, String)], chunked: Bool)
     /// Body bytes: one chunk frame if the head was chunked (nothing if empty), raw otherwise.
     case body([UInt8])
@@ -15,7 +16,8 @@ public enum ServerStep: Sendable {
     case raw([UInt8])
     /// Sleep this many seconds before the next step.
     case pause(Double)
-    /// The chunked terminator (`0\r\n\r\n`) if the head was chunked, then a clean close.
+    /// The chunked terminator (`0\r\n\r\n`) if the head was chunked, then a clean close (on a
+    /// server that keeps connections alive: the connection waits for the next request).
     case end
     /// Close the socket at once (after shutdown), without a terminator: a cut stream.
     case close

@@ -183,6 +183,8 @@ extension AnswerReader {
                     parts = iterator
                     try take(part, into: &events)
                     if !(mode == .eventStream && decoder.isDone) { return true }
+                    // The rest (the body's last bytes) may arrive unread, to keep the connection.
+                    iterator.stopReading()
                 }
             } catch let error as ChatError {
                 throw error

@@ -56,6 +56,11 @@ struct RequestRunner<Provider: ChatProvider>: GPTRepository {
         }
     }
 
+    /// Gets a connection to the server ready in the background (see `HTTPClient.preconnect`).
+    func preconnect() {
+        client.preconnect(httpRequest(provider.modelsRequest(after: nil)))
+    }
+
     var transportErrors: TransportErrorMapper {
         TransportErrorMapper(proxyInUse: server.proxyInUse, trustStore: server.tls.trustStore)
     }

@@ -5,6 +5,7 @@ import ChatDomain
 /// that provider's requests and answers. The one place a provider is chosen.
 public struct ServerGPTRepository: GPTRepository {
     private let runner: any GPTRepository
+    private let connectAhead: @Sendable () -> Void
 
     /// A repository that reaches `server` through `client`.
     public init(server: ServerConfiguration, client: CurlHTTPClient) {
@@ -14,9 +15,18 @@ public struct ServerGPTRepository: GPTRepository {
     init(server: ServerConfiguration, transport: any HTTPClient, readingExecutor: ConsumerExecutor = .shared) {
         switch server.provider {
         case .openAI:
-            runner = RequestRunner(
+            let runner = RequestRunner(
                 server: server, client: transport, provider: OpenAIProvider(), readingExecutor: readingExecutor)
+            self.runner = runner
+            connectAhead = { runner.preconnect() }
         }
+    }
+
+    /// Makes the connection to the server in the background (an `https://` server: DNS, TCP,
+    /// proxy, TLS), sending nothing, while the person types or the input is read, so the first
+    /// request finds it ready. A failure is left for that request to report.
+    public func preconnect() {
+        connectAhead()
     }
 
     public func streamChat(_ request: ChatRequest) -> any AnswerStream {

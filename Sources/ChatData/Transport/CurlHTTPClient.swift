@@ -6,7 +6,12 @@ internal import CCurl
     import Darwin
 #endif
 
-/// `HTTPClient` over libcurl: one easy handle per transfer, on a thread of its own.
+/// `HTTPClient` over libcurl: each transfer on a thread of its own, with an easy handle from a
+/// pool (`CurlHandlePool`) that keeps its connection for the next transfer to the same place, so
+/// a process makes one connection per server, not one per request. libcurl checks a kept
+/// connection before using it (one the server closed while idle is replaced, with no error), and
+/// sends a request again by itself on a fresh connection only when a reused one failed before any
+/// byte of the response.
 ///
 /// Body bytes reach the stream as libcurl delivers them. Cancelling the consumer aborts the
 /// transfer at the next write or progress callback (libcurl calls the latter about once a second
@@ -14,6 +19,7 @@ internal import CCurl
 /// overshoots by several seconds.
 public final class CurlHTTPClient: HTTPClient, Sendable {
     private let registry = CurlTransferRegistry()
+    private let pool = CurlHandlePool()
 
     /// Creates a client; libcurl is initialised once per process on first use.
     public init() {
@@ -44,8 +50,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         let channel = ResponseChannel(limit: bufferLimit)
         let transfer = CurlTransfer(channel: channel, idleTimeout: request.idleTimeout, registry: registry)
         registry.started(channel)
-        let started = DetachedThread.start {
-            Self.perform(request, transfer)
+        let started = DetachedThread.start { [pool] in
+            Self.perform(request, transfer, pool: pool)
             transfer.registry.ended(transfer.channel)
         }
         if !started {
@@ -55,22 +61,57 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         return HTTPResponseStream(channel)
     }
 
+    /// Connects, in the background, to where `request` would go (DNS, TCP, proxy, TLS) and sends
+    /// nothing, so that the connection is ready when a request is sent; whatever fails is
+    /// dropped, for the request that follows to meet and report. Only for `https://`, and only
+    /// when no connection there is kept or being made. libcurl keeps the connection when the
+    /// server speaks HTTP/2; over HTTP/1.1 it closes it, and what stays is the DNS answer and
+    /// the CA store read.
+    func preconnect(_ request: HTTPRequest) {
+        guard request.url.lowercased().hasPrefix("https://") else { return }
+        let key = request.connectionKey
+        guard pool.beginPreconnect(to: key) else { return }
+        let channel = ResponseChannel()
+        let transfer = CurlTransfer(
+            channel: channel, idleTimeout: request.idleTimeout, registry: registry, preconnectOnly: true)
+        registry.started(channel)
+        let started = DetachedThread.start { [pool] in
+            pool.endPreconnect(to: key, handle: Self.connect(request, transfer))
+            transfer.registry.ended(channel)
+        }
+        if !started {
+            pool.endPreconnect(to: key, handle: nil)
+            registry.ended(channel)
+        }
+    }
+
+    /// Runs a pre-connect on the calling (dedicated) thread; returns its handle.
+    private static func connect(_ request: HTTPRequest, _ transfer: CurlTransfer) -> UnsafeMutableRawPointer? {
+        guard let easy = curl_easy_init() else { return nil }
+        transfer.easy = easy
+        let context = Unmanaged.passRetained(transfer)
+        setRequestOptions(easy, request, headers: nil)
+        setCallbacks(easy, context: context.toOpaque())
+        _ = curl_easy_perform(easy)
+        // The handle's options (the transfer among them) are reset before it is kept.
+        transfer.easy = nil
+        context.release()
+        return easy
+    }
+
     private static let globalInit: Bool = {
         ccurl_openssl_no_atexit()
         return curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()
 
     /// Runs the whole transfer on the calling (dedicated) thread.
-    private static func perform(_ request: HTTPRequest, _ transfer: CurlTransfer) {
-        guard let easy = curl_easy_init() else {
+    private static func perform(_ request: HTTPRequest, _ transfer: CurlTransfer, pool: CurlHandlePool) {
+        let key = request.connectionKey
+        guard let easy = pool.take(for: key, by: transfer.channel) else {
             transfer.channel.finish(DataError.transport(code: -1, message: "libcurl could not start"))
             return
         }
         transfer.easy = easy
-        defer {
-            curl_easy_cleanup(easy)
-            transfer.easy = nil
-        }
 
         var headerList: UnsafeMutablePointer<curl_slist>?
         // Without this, libcurl sends `Expect: 100-continue` for large bodies and waits for it.
@@ -93,7 +134,11 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         transfer.touch()
         let code = curl_easy_perform(easy)
         if code == CURLE_OK { transfer.sendHeadIfNeeded() }
-        transfer.channel.finish(failure(code, of: request, transfer, message: String(cString: errorBuffer)))
+        let error = failure(code, of: request, transfer, message: String(cString: errorBuffer))
+        // Back in the pool before the consumer learns the end, so its next request finds it.
+        transfer.easy = nil
+        pool.put(easy, for: key, by: transfer.channel)
+        transfer.channel.finish(error)
     }
 
     /// Sets what the request is: address, header fields, timeouts, proxy, TLS files, body and
@@ -141,7 +186,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         }
     }
 
-    /// Hands the transfer (`context`) to the write, header and progress callbacks.
+    /// Hands the transfer (`context`) to the write, header, progress and pre-request callbacks.
     private static func setCallbacks(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
         _ = ccurl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, writeCallback)
         _ = ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
@@ -150,6 +195,8 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         _ = ccurl_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
         _ = ccurl_setopt_xferinfo_function(easy, progressCallback)
         _ = ccurl_setopt_pointer(easy, CURLOPT_XFERINFODATA, context)
+        _ = ccurl_setopt_prereq_function(easy, prereqCallback)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_PREREQDATA, context)
     }
 
     /// How a transfer that `curl_easy_perform` ended with `code` failed (`message` is libcurl's
@@ -238,4 +285,13 @@ private let progressCallback: curl_xferinfo_callback = { userData, _, _, _, _ in
         return 1
     }
     return 0
+}
+
+/// Called once a connection (new or kept) is ready, before the request is sent: a pre-connect
+/// stops here, having sent nothing.
+private let prereqCallback: curl_prereq_callback = { userData, _, _, _, _ in
+    guard let userData else { return Int32(CURL_PREREQFUNC_OK) }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
+    transfer.reachedServer = true
+    return transfer.preconnectOnly || transfer.shouldAbort ? Int32(CURL_PREREQFUNC_ABORT) : Int32(CURL_PREREQFUNC_OK)
 }

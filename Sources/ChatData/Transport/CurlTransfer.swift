@@ -18,6 +18,8 @@ final class CurlTransfer: @unchecked Sendable {
     let lastActivity = Atomic<UInt64>(MonotonicClock.nanoseconds())
     let idleTimeoutNanos: UInt64
     let registry: CurlTransferRegistry
+    /// A pre-connect: the transfer stops once connected, before sending anything.
+    let preconnectOnly: Bool
 
     // Transfer thread only.
     var easy: UnsafeMutableRawPointer?
@@ -28,15 +30,21 @@ final class CurlTransfer: @unchecked Sendable {
     /// The status line of the header block being read.
     var blockStatus = 0
     var idleTimedOut = false
+    /// A connection, new or reused, was ready for the request (libcurl's pre-request callback).
+    var reachedServer = false
 
-    init(channel: ResponseChannel, idleTimeout: Double, registry: CurlTransferRegistry) {
+    init(channel: ResponseChannel, idleTimeout: Double, registry: CurlTransferRegistry, preconnectOnly: Bool = false) {
         self.channel = channel
         self.idleTimeoutNanos = UInt64(max(idleTimeout, 0.001) * 1_000_000_000)
         self.registry = registry
+        self.preconnectOnly = preconnectOnly
     }
 
+    /// The process is ending, or the consumer is gone, unless it stopped reading a complete
+    /// answer whose last bytes may still be taken (`ResponseChannel.stopReading`).
     var shouldAbort: Bool {
-        channel.stopped.load(ordering: .relaxed) || registry.abortAll.load(ordering: .relaxed)
+        if registry.abortAll.load(ordering: .relaxed) { return true }
+        return channel.stopped.load(ordering: .relaxed) && !channel.mayDrain
     }
 
     func touch() {
@@ -45,12 +53,13 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Hands body bytes to the consumer, waiting while its buffer is full (the consumer is
     /// behind): the transfer then waits too, instead of piling the response up in memory. The
-    /// wait counts as activity, so it never looks like an idle server. False if the consumer is
-    /// gone or the transfer is to stop.
+    /// wait counts as activity, so it never looks like an idle server. False if the transfer is
+    /// to stop; bytes nobody reads any more are dropped while the rest of a complete answer may
+    /// still be taken.
     func deliver(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let delivered = channel.send(body: bytes)
         touch()
-        return delivered
+        return delivered || !shouldAbort
     }
 
     /// Yields the head once, with the status of the final response (after any 1xx or proxy
@@ -65,6 +74,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// Whether a connection was made, to tell a connect timeout from an idle one.
     var isConnected: Bool {
+        if reachedServer { return true }
         guard let easy else { return false }
         var micros: curl_off_t = 0
         _ = ccurl_getinfo_off_t(easy, CURLINFO_CONNECT_TIME_T, &micros)

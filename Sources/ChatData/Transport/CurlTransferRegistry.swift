@@ -68,17 +68,7 @@ final class CurlTransferRegistry: @unchecked Sendable {
 
     /// Waits until no transfer runs, or `timeout` seconds pass.
     func waitUntilIdle(timeout: Double) {
-        #if canImport(Glibc)
-            var deadline = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &deadline)
-        #else
-            var now = timeval()
-            gettimeofday(&now, nil)
-            var deadline = timespec(tv_sec: now.tv_sec, tv_nsec: Int(now.tv_usec) * 1000)
-        #endif
-        let nanos = Int(deadline.tv_nsec) + Int(timeout * 1_000_000_000)
-        deadline.tv_sec += nanos / 1_000_000_000
-        deadline.tv_nsec = .init(nanos % 1_000_000_000)
+        var deadline = MonotonicClock.deadline(after: timeout)
         pthread_mutex_lock(mutex)
         while active.load(ordering: .acquiring) > 0 {
             if pthread_cond_timedwait(idle, mutex, &deadline) == ETIMEDOUT { break }

@@ -16,4 +16,12 @@ struct HTTPRequest: Sendable {
     var acceptCompression: Bool = false
     /// The certificates to trust and to show.
     var tls = TLSConfiguration()
+
+    /// Where the request's connection goes, as far as sharing one goes: the URL's origin, the
+    /// proxy and the certificates. Requests with the same key may use one connection.
+    var connectionKey: String {
+        let origin = URLOrigin(url).map { String(describing: $0) } ?? url
+        return [origin, proxy ?? "", tls.caCertificate ?? "", tls.clientCertificate ?? "", tls.clientKey ?? ""]
+            .joined(separator: "\u{0}")
+    }
 }

@@ -39,6 +39,12 @@ struct HTTPResponseStream: AsyncSequence, Sendable {
         /// Gone with the iterator (when a loop over the stream ends, however it ends).
         fileprivate let hold: Reader
 
+        /// The consumer has all it wants and drops the stream next: the transfer may take the
+        /// rest of the body, dropped, so its connection is kept (`ResponseChannel.stopReading`).
+        func stopReading() {
+            reader.channel.stopReading()
+        }
+
         mutating func next() async throws -> HTTPStreamPart? {
             switch await reader.channel.next() {
             case .part(let part): return part

@@ -34,7 +34,14 @@ final class ResponseChannel: @unchecked Sendable {
     /// burst's writes come microseconds apart, a model's tokens milliseconds.
     static let quietNanoseconds: UInt64 = 1_000_000
 
+    /// How long a transfer may go on taking the rest of a body its consumer stopped reading
+    /// because it had all it wanted (`stopReading`), before it is stopped.
+    static let drainNanoseconds: UInt64 = 1_000_000_000
+
     let limit: Int
+    /// When the consumer stopped reading because it had all it wanted (`MonotonicClock`; 0 if
+    /// it did not).
+    let drainingSince = Atomic<UInt64>(0)
     /// The consumer is gone (cancelled, or it dropped the stream), or the process is ending:
     /// the transfer stops at its next callback. Read without the lock by libcurl's callbacks.
     let stopped = Atomic<Bool>(false)
@@ -152,6 +159,20 @@ final class ResponseChannel: @unchecked Sendable {
         let consumer = takeWaitingConsumer()
         pthread_mutex_unlock(mutex)
         consumer?.resume()
+    }
+
+    /// The consumer has all it wants of the body (the answer said it is complete) and is about
+    /// to drop the stream: the rest of the body, usually a few bytes on their way, is taken and
+    /// dropped for up to `drainNanoseconds`, so that the transfer ends as a whole one and its
+    /// connection is kept, instead of being stopped mid-body, which closes it.
+    func stopReading() {
+        drainingSince.store(max(MonotonicClock.nanoseconds(), 1), ordering: .relaxed)
+    }
+
+    /// Whether the transfer, its consumer gone, may still take the rest of the body.
+    var mayDrain: Bool {
+        let since = drainingSince.load(ordering: .relaxed)
+        return since != 0 && MonotonicClock.nanoseconds() &- since < Self.drainNanoseconds
     }
 
     /// The process is ending: the transfer stops, and the consumer gets the error it ends with.

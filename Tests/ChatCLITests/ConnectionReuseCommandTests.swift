@@ -1,0 +1,117 @@
+import ChatTestSupport
+import Foundation
+import Testing
+
+/// One connection per server for the life of the process: the built binary's REPL, several
+/// turns behind a pipe, against servers that keep connections alive and count them; and the
+/// connection made ahead while the person types, which sends nothing.
+@Suite struct ConnectionReuseCommandTests {
+    private static let turns = "one\ntwo\nthree\nfour\n"
+
+    @Test func aREPLOfSeveralTurnsOpensOneConnection() async throws {
+        let server = try LoopbackServer(keepAlive: true) { _, index in
+            ServerStep.sse([ServerStep.chatChunk("turn \(index + 1)"), ServerStep.finishChunk()])
+        }
+        defer { server.stop() }
+        let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-test"])
+        let result = try await chat.run(["-i", "--base-url", server.baseURL], input: Self.turns)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "turn 1\nturn 2\nturn 3\nturn 4\n")
+        #expect(server.requestConnections == [0, 0, 0, 0])
+        #expect(server.acceptedConnections == 1)
+    }
+
+    /// Over TLS the REPL also connects ahead while the person types; over HTTP/1.1 libcurl
+    /// closes that connection (it cannot keep one no request went out on), so it carries nothing,
+    /// and every turn goes on the one connection made after it.
+    @Test(.enabled(if: TestCA.isAvailable, "needs openssl (scripts/deps --tests)"))
+    func aREPLOverTLSSendsEveryTurnOnOneConnection() async throws {
+        let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-test"])
+        let ca = try await TestCA.make(chat)
+        let server = try await CountingProcess(
+            chat, script: CountingProcess.keepAliveTLSServer, arguments: [ca.serverCertificate, ca.serverKey])
+        let result = try await chat.run(
+            ["-i", "--base-url", "https://127.0.0.1:\(server.port)/v1", "--ca-cert", ca.certificate], input: Self.turns)
+        await server.stop()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "turn 1\nturn 2\nturn 3\nturn 4\n")
+        let requests = server.numbers("request")
+        #expect(requests.count == 4 && Set(requests).count == 1, "requests on connections \(requests)")
+        #expect(server.numbers("accept").count <= 2, "connections \(server.numbers("accept"))")
+    }
+
+    /// The connection made ahead sends nothing: a REPL the person leaves without a question
+    /// makes that one connection, and no request.
+    @Test(.enabled(if: TestCA.isAvailable, "needs openssl (scripts/deps --tests)"))
+    func aREPLLeftWithoutAQuestionSendsNothing() async throws {
+        let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-test"])
+        let ca = try await TestCA.make(chat)
+        let server = try await CountingProcess(
+            chat, script: CountingProcess.keepAliveTLSServer, arguments: [ca.serverCertificate, ca.serverKey])
+        // Standard input open for 2 s, as while the person thinks, then closed without a line.
+        let result = try await chat.start(
+            [
+                "-c", #"sleep 2 | exec "$0" -i --base-url "$1" --ca-cert "$2""#, ChatBinary.path,
+                "https://127.0.0.1:\(server.port)/v1", ca.certificate,
+            ], executable: "/bin/sh"
+        ).wait(timeout: 20)
+        await server.stop()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "" && result.stderr == "", "stderr: \(result.stderr)")
+        #expect(server.numbers("accept") == [0])
+        #expect(server.numbers("request") == [])
+    }
+
+    /// Through an HTTP proxy, the tunnel (CONNECT) is kept with the connection inside it.
+    @Test(.enabled(if: TestCA.isAvailable, "needs openssl (scripts/deps --tests)"))
+    func aREPLThroughAProxyKeepsItsTunnel() async throws {
+        let setup = ChatBinary()
+        let ca = try await TestCA.make(setup)
+        let server = try await CountingProcess(
+            setup, script: CountingProcess.keepAliveTLSServer, arguments: [ca.serverCertificate, ca.serverKey])
+        let proxy = try await CountingProcess(setup, script: CountingProcess.connectProxy)
+        let chat = ChatBinary(environment: [
+            "OPENAI_API_KEY": "sk-test", "HTTPS_PROXY": "http://127.0.0.1:\(proxy.port)",
+        ])
+        let result = try await chat.run(
+            ["-i", "--base-url", "https://127.0.0.1:\(server.port)/v1", "--ca-cert", ca.certificate], input: Self.turns)
+        await server.stop()
+        await proxy.stop()
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout == "turn 1\nturn 2\nturn 3\nturn 4\n")
+        let requests = server.numbers("request")
+        #expect(requests.count == 4 && Set(requests).count == 1, "requests on connections \(requests)")
+        // The tunnel the turns used, and at most the one the connection made ahead used.
+        #expect((1...2).contains(proxy.numbers("tunnel").count), "tunnels \(proxy.numbers("tunnel"))")
+    }
+
+    /// The connection made ahead fails quietly: a REPL the person leaves without a question
+    /// says nothing of a server nobody listens on, and a question then sent is refused as today.
+    @Test func anUnreachableServerIsReportedOnlyWhenAQuestionIsSent() async throws {
+        let port = try Self.closedPort()
+        let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-test"])
+        let base = ["-i", "--base-url", "https://127.0.0.1:\(port)/v1", "--retries", "0"]
+        let quiet = try await chat.run(base, input: "")
+        #expect(quiet.status == 0, "stderr: \(quiet.stderr)")
+        #expect(quiet.stderr == "", "stderr: \(quiet.stderr)")
+        let asked = try await chat.run(base, input: "hello\n")
+        #expect(asked.stderr.contains("connection failed"), "stderr: \(asked.stderr)")
+    }
+
+    /// A port on 127.0.0.1 that nothing listens on (bound, then closed).
+    private static func closedPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
