@@ -118,7 +118,7 @@ enum HistorySchema {
             // Whether a conversation has an answer (an assistant message, on any branch), kept
             // by triggers in every way a message is added or removed, and indexed with the time
             // of use: `--list` and `-c` count and find answered conversations without reading
-            // the messages of each (100,000 conversations: docs/PERFORMANCE.md, round 14).
+            // the messages of each (100,000 conversations: docs/PERFORMANCE.md, round 15).
             "v7-answered",
             """
             ALTER TABLE conversation ADD COLUMN answered INTEGER NOT NULL DEFAULT 0;
