@@ -16,6 +16,13 @@ public struct ServerGPTRepository: GPTRepository {
         case .openAI:
             runner = RequestRunner(
                 server: server, client: transport, provider: OpenAIProvider(), readingExecutor: readingExecutor)
+        case .anthropic:
+            var server = server
+            server.keyPlacement = AnthropicProvider.keyPlacement
+            runner = RequestRunner(
+                server: server, client: transport,
+                provider: AnthropicProvider(thinkingBudget: server.thinkingBudget, cache: server.promptCaching),
+                readingExecutor: readingExecutor)
         }
     }
 
