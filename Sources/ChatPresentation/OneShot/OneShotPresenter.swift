@@ -26,9 +26,16 @@ public struct OneShotPresenter {
     /// Sends `message` (attachments and all) in `conversation` and streams the answer.
     public func run(_ message: ChatMessage, in conversation: inout Conversation) async -> TurnOutcome {
         let renderer = makeRenderer()
-        let turn = await useCase.send(message, in: &conversation) { renderer.render($0) }
+        var stop = StopReasonNote()
+        let turn = await useCase.send(message, in: &conversation) { event in
+            stop.take(event)
+            renderer.render(event)
+        }
         renderer.finish(turn)
-        if turn.answer != nil { return .answered }
+        if turn.answer != nil {
+            stop.write(to: notes, style: notesStyle)
+            return .answered
+        }
         if renderer.outputClosed { return .outputClosed }
         let error = turn.error ?? .malformedResponse("no answer")
         if error == .cancelled { return .interrupted }
