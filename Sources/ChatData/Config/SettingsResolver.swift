@@ -81,6 +81,11 @@ public struct SettingsResolver {
             .init(values: SettingsWalk.defaults(for: provider)) { _ in .defaultValue },
         ])
         let decided = walk.decide()
+        if let thinking = decided["thinking_budget"], provider != .anthropic {
+            throw .onlyForProvider(
+                key: "thinking_budget", source: thinking.source, provider: ProviderKind.anthropic.rawValue,
+                inUse: provider.rawValue)
+        }
         var settings = ResolvedSettings.blank
         Self.store(decided.mapValues(\.value), in: &settings)
 

@@ -29,6 +29,9 @@ extension ErrorWording {
         case .keyOverPlainHTTP(let url):
             return "refusing to send the API key over plain http to \(url): use https, or allow it with "
                 + "--allow-insecure-http (or allow_insecure_http in the profile)"
+        case .onlyForProvider(let key, let source, let provider, let inUse):
+            return "\(key) (from \(text(source))) is for the \(provider) provider; this run's is \(inUse) (choose one "
+                + "with \"provider\" in the config, or --profile \(provider))"
         case .clientKeyWithoutCertificate(let source):
             return "client_key (from \(text(source))) needs client_cert, the certificate it belongs to"
         case .tlsFile(let file, let path, let source, let problem):

@@ -111,4 +111,26 @@ import Testing
             config: #"{"profiles": {"claude": {"provider": "anthropic", "api_key": "sk-profile"}}}"#, profile: "claude")
         #expect(settings.server.apiKey == "sk-profile")
     }
+
+    @Test func thinkingAndCacheReachTheServerConfiguration() async throws {
+        let settings = try await resolve(
+            ["ANTHROPIC_API_KEY": "sk-ant"],
+            config: #"{"profiles": {"claude": {"provider": "anthropic", "cache": true, "thinking_budget": 4096}}}"#,
+            profile: "claude")
+        #expect(settings.server.thinkingBudget == 4096)
+        #expect(settings.server.promptCaching == true)
+        let plain = try await resolve(["ANTHROPIC_API_KEY": "sk-ant"])
+        #expect(plain.server.thinkingBudget == nil)
+        #expect(plain.server.promptCaching == false)
+    }
+
+    @Test func thinkingIsRefusedForAnotherProvider() async {
+        let refused = await error(["OPENAI_API_KEY": "sk-openai"], config: #"{"thinking_budget": 2048}"#)
+        #expect(
+            refused.map(line)?.hasPrefix(
+                "thinking_budget (from thinking_budget in ") == true
+                && refused.map(line)?.contains(
+                    "is for the anthropic provider; this run's is openai") == true,
+            "\(String(describing: refused.map(line)))")
+    }
 }
