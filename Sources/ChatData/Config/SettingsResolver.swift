@@ -182,7 +182,8 @@ public struct SettingsResolver {
             guard usesAnthropicByDefault(overrides, role: Self.level(of: role), top: file.top) else {
                 return (nil, nil)
             }
-            return ("anthropic", Self.builtInProfiles["anthropic"])
+            let builtIn = Self.builtInProfiles["anthropic"] ?? ConfigLevel()
+            return ("anthropic", builtIn.overlaid(by: file.profiles["anthropic"] ?? ConfigLevel()))
         }
         let builtIn = Self.builtInProfiles[name]
         let configured = file.profiles[name]

@@ -80,6 +80,14 @@ import Testing
         #expect(flagged.server.apiKey == nil)
     }
 
+    @Test func whatTheConfigAddsToTheBuiltInProfileCountsWhenItIsChosenByItself() async throws {
+        let settings = try await resolve(
+            ["ANTHROPIC_API_KEY": "sk-ant"], config: #"{"profiles": {"anthropic": {"model": "claude-opus-4-1"}}}"#)
+        #expect(settings.profile == "anthropic")
+        #expect(settings.chat.model == "claude-opus-4-1")
+        #expect(settings.server.provider == .anthropic)
+    }
+
     @Test func theBuiltInProfileTakesAnthropicsKeyEvenBesideOpenAIs() async throws {
         let settings = try await resolve(
             ["ANTHROPIC_API_KEY": "sk-ant", "OPENAI_API_KEY": "sk-openai"], profile: "anthropic")
