@@ -84,6 +84,30 @@ import Testing
         #expect(server.requests.count == 1)
     }
 
+    @Test func aStoredConversationRecordsTheProviderAndAnotherCanContinueIt() async throws {
+        let anthropic = try LoopbackServer { _, _ in Self.stream("Hello from Claude") }
+        defer { anthropic.stop() }
+        let openAI = try LoopbackServer { _, _ in ServerStep.sse([ServerStep.chatChunk("Hi from GPT")]) }
+        defer { openAI.stop() }
+        let (chat, options) = try Self.chat(for: anthropic)
+        defer { try? FileManager.default.removeItem(atPath: chat.home) }
+        #expect(try await chat.run(options + ["hi there"]).status == 0)
+        let id = try await chat.id(of: "hi there")
+        let shown = try await chat.run(["--export", id])
+        #expect(shown.stdout.contains("Model: claude-haiku-4-5 (provider anthropic)\n"), "\(shown.stdout)")
+
+        // Continued through OpenAI's API (its model named: the conversation's own would stay).
+        let continued = try await chat.run(["--base-url", openAI.baseURL, "-m", "gpt-test", "-c", "and you?"])
+        #expect(continued.status == 0, "\(continued.stderr)")
+        #expect(continued.stdout == "Hi from GPT\n")
+        let request = try #require(openAI.requests.first)
+        #expect(request.header("Authorization") == "Bearer sk-openai-secret")
+        #expect(
+            request.bodyText.contains(#"{"content":"Hello from Claude","role":"assistant"}"#), "\(request.bodyText)")
+        let after = try await chat.run(["--export", id])
+        #expect(after.stdout.contains("Model: gpt-test\n"), "\(after.stdout)")
+    }
+
     @Test func openAIsLengthFinishGetsTheSameNote() async throws {
         let server = try LoopbackServer { _, _ in
             ServerStep.sse([ServerStep.chatChunk("Once upon a"), ServerStep.finishChunk("length")])

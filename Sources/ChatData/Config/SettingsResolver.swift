@@ -88,6 +88,7 @@ public struct SettingsResolver {
         }
         var settings = ResolvedSettings.blank
         Self.store(decided.mapValues(\.value), in: &settings)
+        settings.chat.provider = provider == .openAI ? nil : provider.rawValue
 
         guard let url = decided["base_url"].map({ ServerConfiguration(baseURL: $0.value.text ?? "").baseURL }),
             url.hasPrefix("http://") || url.hasPrefix("https://")

@@ -9,18 +9,26 @@ public struct ChatSettings: Sendable, Equatable {
     /// The most tokens a request may carry (estimated); the oldest turns after the system prompt
     /// are left out of a longer one. Nil: no limit.
     public var maxContextTokens: Int?
+    /// Which provider's API answers, as the Data layer names it (`anthropic`); nil for the
+    /// default one (OpenAI's, the only one before there were others). Stored with each answer;
+    /// not a conversation's own: `overlaid(by:)` keeps this one's.
+    public var provider: String?
 
     /// Creates settings.
-    public init(model: String, sampling: SamplingValues = [:], stream: Bool = true, maxContextTokens: Int? = nil) {
+    public init(
+        model: String, sampling: SamplingValues = [:], stream: Bool = true, maxContextTokens: Int? = nil,
+        provider: String? = nil
+    ) {
         self.model = model
         self.sampling = sampling
         self.stream = stream
         self.maxContextTokens = maxContextTokens
+        self.provider = provider
     }
 
     /// These settings with the conversation's own ones that `other` has: its model when not
     /// empty, and each sampling value it sets. How answers are fetched (`stream`,
-    /// `maxContextTokens`) is not a conversation's own and stays as it is here.
+    /// `maxContextTokens`, `provider`) is not a conversation's own and stays as it is here.
     public func overlaid(by other: ChatSettings) -> ChatSettings {
         var result = self
         if !other.model.isEmpty { result.model = other.model }
