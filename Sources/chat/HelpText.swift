@@ -22,7 +22,7 @@ enum HelpText {
         that starts with - (chat what is -5 squared); -- also ends the options. The settings \
         can be set in the config file too (config.example.json shows every key).
 
-        Environment: OPENAI_API_KEY, OPENAI_BASE_URL, SSL_CERT_FILE, CURL_CA_BUNDLE, NO_COLOR, XDG_CONFIG_HOME, \
+        Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, SSL_CERT_FILE, CURL_CA_BUNDLE, NO_COLOR, XDG_CONFIG_HOME, \
         XDG_DATA_HOME.
         History: $XDG_DATA_HOME/chat/history.sqlite (else ~/.local/share/chat/).
         Exit status: 0 answered, 1 API or network failure, 2 usage or config error,

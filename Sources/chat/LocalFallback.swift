@@ -8,7 +8,8 @@ import ChatData
 
 /// `scripts/chat`'s question, asked with the hidden `chat --local-fallback ARGUMENTS…` (exit 0
 /// for yes, 1 for no): would `chat ARGUMENTS…` send a request (a chat or `--models`) while
-/// nothing names a server or a key — no `OPENAI_API_KEY`, no `OPENAI_BASE_URL`, no config file
+/// nothing names a server or a key — no `OPENAI_API_KEY`, no `ANTHROPIC_API_KEY` (with which chat
+/// goes to Anthropic by itself: `SettingsResolver`), no `OPENAI_BASE_URL`, no config file
 /// at its default place, and no `--base-url`, `--profile` or `--config` among the options? Then
 /// the script runs it with the small local model. The arguments are read by the real parser;
 /// ones that do not parse get no: chat itself says what is wrong with them.
@@ -16,9 +17,8 @@ struct LocalFallback {
     let environment: [String: String]
 
     func applies(to arguments: [String]) -> Bool {
-        guard (environment["OPENAI_API_KEY"] ?? "").isEmpty, (environment["OPENAI_BASE_URL"] ?? "").isEmpty else {
-            return false
-        }
+        let naming = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL"]
+        guard naming.allSatisfy({ (environment[$0] ?? "").isEmpty }) else { return false }
         if let config = SettingsResolver(environment: environment).defaultConfigPath, access(config, F_OK) == 0 {
             return false
         }

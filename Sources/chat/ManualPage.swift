@@ -96,6 +96,12 @@ enum ManualPage {
                 + "profile that sets its own base_url uses only the key it names."
         ),
         ("OPENAI_BASE_URL", "The API root, when no flag and no profile gives one."),
+        (
+            "ANTHROPIC_API_KEY",
+            "The key for the anthropic provider, sent as x-api-key, and only to it (OPENAI_API_KEY never "
+                + "is). Set with no OPENAI_API_KEY, OPENAI_BASE_URL or config naming a server, chat uses the "
+                + "built-in anthropic profile."
+        ),
         ("NO_COLOR", "No colour, even on a terminal."),
         ("XDG_CONFIG_HOME", "Where the config file is looked for (default ~/.config)."),
         ("XDG_DATA_HOME", "Where the history is kept (default ~/.local/share)."),

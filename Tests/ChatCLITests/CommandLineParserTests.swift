@@ -187,6 +187,7 @@ import Testing
             let value: String
             switch setting.kind {
             case .choice(let words): value = words[0]
+            case .wholeNumber(let minimum, _): value = String(max(minimum, 1))
             default: value = "1"
             }
             let options = try parse(flag.takesValue ? [flag.longName, value] : [flag.longName])
@@ -199,7 +200,8 @@ import Testing
     }
 
     @Test func aSettingsFlagsLongNameFollowsItsKey() {
-        for (setting, flag) in settingsFlags where setting.key != "system_prompt" {  // -s, --system: for brevity
+        // -s, --system and --thinking (for thinking_budget): for brevity.
+        for (setting, flag) in settingsFlags where !["system_prompt", "thinking_budget"].contains(setting.key) {
             let named = setting.key.split(separator: "_").joined(separator: "-")
             if case .boolean = setting.kind, setting.defaultValue == .boolean(true) {
                 #expect(flag.long == "no-" + named, "\(setting.key)")

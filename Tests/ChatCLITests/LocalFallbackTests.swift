@@ -32,6 +32,10 @@ import Testing
     @Test func aKeyABaseURLOrAConfigFileNamesAServer() throws {
         #expect(!LocalFallback(environment: ["OPENAI_API_KEY": "sk-x"]).applies(to: ["hi"]))
         #expect(!LocalFallback(environment: ["OPENAI_BASE_URL": "http://h/v1"]).applies(to: ["hi"]))
+        // With ANTHROPIC_API_KEY alone, chat goes to Anthropic by itself (SettingsResolver).
+        #expect(
+            !LocalFallback(environment: ["ANTHROPIC_API_KEY": "sk-ant", "HOME": "/nonexistent-home"]).applies(to: ["hi"]
+            ))
         #expect(LocalFallback(environment: ["OPENAI_API_KEY": "", "HOME": "/nonexistent-home"]).applies(to: ["hi"]))
         let chat = ChatBinary()
         defer { try? FileManager.default.removeItem(atPath: chat.home) }

@@ -77,6 +77,35 @@ struct LocalModelTests {
         let shown = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(shown.count > firstAnswer.count, "no second answer: \(result.stdout)")
     }
+
+    /// llama-server speaks Anthropic's Messages API too (`/v1/messages`): the `anthropic`
+    /// provider against a third-party implementation of it, through the recording proxy. A sum
+    /// comes back with its result, and an answer cut at `--max-tokens` gets its note.
+    @Test func anthropicProviderAnswersThroughLlamaServersMessagesAPI() async throws {
+        let port = LocalModel.port
+        let proxy = try LoopbackServer { request, _ in
+            LocalModel.forward(request, to: port).map { [.raw($0), .end] }
+                ?? ServerStep.json(status: 502, #"{"type":"error","error":{"type":"api_error","message":"proxy"}}"#)
+        }
+        defer { proxy.stop() }
+        let chat = ChatBinary()
+        defer { try? FileManager.default.removeItem(atPath: chat.home) }
+        let config = try chat.writeConfig(
+            #"{"profiles": {"llama": {"provider": "anthropic", "base_url": "\#(proxy.baseURL)", "#
+                + #""model": "smollm2-135m-instruct"}}}"#)
+        let options = ["--config", config, "--profile", "llama", "--temperature", "0"]
+        let sum = try await chat.run(options + ["What", "is", "2+2?"], timeout: 120)
+        #expect(sum.status == 0, "stderr: \(sum.stderr)")
+        #expect(sum.stdout.contains("4"), "answer: \(sum.stdout)")
+        let cut = try await chat.run(
+            options + ["--max-tokens", "3", "Tell", "me", "a", "long", "story."], timeout: 120)
+        #expect(cut.status == 0, "stderr: \(cut.stderr)")
+        #expect(cut.stderr.hasPrefix("chat: note: the answer was cut off at the token limit"), "\(cut.stderr)")
+        let requests = proxy.requests
+        #expect(requests.map(\.path) == ["/v1/messages", "/v1/messages"])
+        #expect(requests.allSatisfy { $0.header("anthropic-version") == "2023-06-01" })
+        #expect(requests.last?.bodyText.contains(#""max_tokens":3"#) == true)
+    }
 }
 
 /// The local server of `scripts/local-model`, reached with plain sockets.

@@ -108,7 +108,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
         let profiles = try await chat.run(["--completion-values", "profiles"])
         #expect(profiles.status == 0)
-        #expect(profiles.stdout == "groq\nlocal\nwork\n")
+        #expect(profiles.stdout == "anthropic\ngroq\nlocal\nwork\n")
         let conversations = try await chat.run(["--completion-values", "conversations"])
         #expect(conversations.status == 0)
         #expect(conversations.stdout == "\(ids[0])\ta tab and  escape\n\(ids[1])\tname three primes\n")
@@ -121,7 +121,7 @@ import Testing
         #expect(none.status == 0)
         #expect(none.stdout == "" && none.stderr == "")
         #expect(!FileManager.default.fileExists(atPath: chat.home + "/data"))
-        #expect(try await chat.run(["--completion-values", "profiles"]).stdout == "local\n")
+        #expect(try await chat.run(["--completion-values", "profiles"]).stdout == "anthropic\nlocal\n")
 
         try FileManager.default.createDirectory(atPath: chat.home + "/config/chat", withIntermediateDirectories: true)
         _ = try chat.writeConfig("{", name: "config/chat/config.json")
@@ -160,7 +160,7 @@ import Testing
         let me = ChatBinary.path
         #expect(try await bashCompletions(chat, "\(me) --no-").sorted() == ["--no-history", "--no-stream"])
         #expect(try await bashCompletions(chat, "\(me) --prof") == ["--profile"])
-        #expect(try await bashCompletions(chat, "\(me) --profile ").sorted() == ["groq", "local", "work"])
+        #expect(try await bashCompletions(chat, "\(me) --profile ").sorted() == ["anthropic", "groq", "local", "work"])
         #expect(try await bashCompletions(chat, "\(me) -m x --profile w") == ["work"])
         #expect(try await bashCompletions(chat, "\(me) --format ").sorted() == ["json", "markdown"])
         #expect(try await bashCompletions(chat, "\(me) --completions z") == ["zsh"])
@@ -188,7 +188,8 @@ import Testing
             ["--no-config", "-c", "source \(script); complete -C 'chat --profile '; complete -C 'chat --show '"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.map { String($0.prefix { $0 != "\t" }) } == ["groq", "local", "work", ids[0], ids[1]])
+        #expect(
+            lines.map { String($0.prefix { $0 != "\t" }) } == ["anthropic", "groq", "local", "work", ids[0], ids[1]])
         #expect(lines.last == "\(ids[1])\tname three primes")
     }
 

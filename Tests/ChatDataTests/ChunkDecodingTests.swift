@@ -202,7 +202,7 @@ private let chunkEventCases: [ChunkEventCase] = [
         "a finish chunk with an empty delta gives finished", Chunks.openAIFinish, [.finished(reason: "stop")]),
     ChunkEventCase(
         "a usage chunk with no choices gives usage", Chunks.openAIUsage,
-        [.usage(TokenUsage(promptTokens: 19, completionTokens: 10, totalTokens: 29, cachedTokens: 0))]),
+        [.usage(TokenUsage(promptTokens: 19, completionTokens: 10, totalTokens: 29, cacheReadTokens: 0))]),
     ChunkEventCase("Azure's first chunk with no choices gives nothing", Chunks.azureFirst, []),
     ChunkEventCase("an Azure content chunk with filter results gives text", Chunks.azureContent, [.text("Hello")]),
     ChunkEventCase("llama.cpp's null content gives nothing", Chunks.llamaFirst, []),
@@ -269,7 +269,7 @@ struct ChatStreamDecoderTests {
         #expect(
             run.events == [
                 .text("Hel"), .text("lo"), .finished(reason: "stop"),
-                .usage(TokenUsage(promptTokens: 19, completionTokens: 10, totalTokens: 29, cachedTokens: 0)),
+                .usage(TokenUsage(promptTokens: 19, completionTokens: 10, totalTokens: 29, cacheReadTokens: 0)),
             ])
         #expect(run.decoder.isDone)
         #expect(run.decoder.finishReason == "stop")

@@ -593,7 +593,7 @@ struct ProfileTests {
                     $0.configPath = path; $0.profile = "nope"
                 })
             #expect(
-                line(error) == (#"no profile named "nope" (--profile); known profiles: home, local, work"#))
+                line(error) == (#"no profile named "nope" (--profile); known profiles: anthropic, home, local, work"#))
         }
     }
 
@@ -603,7 +603,8 @@ struct ProfileTests {
             let path = dir.config(#"{"default_profile": "gone"}"#)
             let error = await resolveError(key, flags { $0.configPath = path })
             #expect(
-                line(error) == (#"no profile named "gone" (default_profile in \#(path)); known profiles: local"#))
+                line(error)
+                    == (#"no profile named "gone" (default_profile in \#(path)); known profiles: anthropic, local"#))
         }
     }
 

@@ -36,8 +36,8 @@ import Testing
             try JSONReader.read(
                 UsageDTO.self,
                 from: #"{"prompt_tokens":9,"completion_tokens":2,"prompt_tokens_details":{"cached_tokens":4}}"#))
-        #expect(usage.toDomain() == TokenUsage(promptTokens: 9, completionTokens: 2, cachedTokens: 4))
+        #expect(usage.toDomain() == TokenUsage(promptTokens: 9, completionTokens: 2, cacheReadTokens: 4))
         let plain = try #require(try JSONReader.read(UsageDTO.self, from: #"{"prompt_tokens":9}"#))
-        #expect(plain.toDomain()?.cachedTokens == nil)
+        #expect(plain.toDomain()?.cacheReadTokens == nil)
     }
 }

@@ -23,9 +23,13 @@ import Testing
         let home = try configHome(#"{"profiles": {"work": {"model": "m"}, "groq": {}, "local": {"model": "x"}}}"#)
         defer { try? FileManager.default.removeItem(atPath: home) }
         let resolver = SettingsResolver(environment: ["XDG_CONFIG_HOME": home])
-        #expect(try resolver.profileNames(configPath: nil) == ["groq", "local", "work"])
-        #expect(try resolver.profileNames(configPath: home + "/chat/config.json") == ["groq", "local", "work"])
-        #expect(try SettingsResolver(environment: ["HOME": "/nonexistent"]).profileNames(configPath: nil) == ["local"])
+        #expect(try resolver.profileNames(configPath: nil) == ["anthropic", "groq", "local", "work"])
+        #expect(
+            try resolver.profileNames(configPath: home + "/chat/config.json") == ["anthropic", "groq", "local", "work"])
+        #expect(
+            try SettingsResolver(environment: ["HOME": "/nonexistent"]).profileNames(configPath: nil) == [
+                "anthropic", "local",
+            ])
     }
 
     @Test func aConfigThatCannotBeReadIsTheSameErrorAsForAChat() throws {

@@ -4,9 +4,9 @@ import Testing
 
 @testable import ChatData
 
-/// `provider`: which provider's API the server speaks, `openai` by default and for now the only
-/// one, set at the top level or in a profile; another word is one error naming the key and the
-/// providers there are.
+/// `provider`: which provider's API the server speaks, `openai` by default (or `anthropic`:
+/// AnthropicSettingsTests), set at the top level or in a profile; another word is one error
+/// naming the key and the providers there are.
 @Suite struct ProviderSettingTests {
     private func config(_ text: String) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("provider-\(UUID()).json").path
@@ -37,8 +37,8 @@ import Testing
 
     @Test func anUnknownProviderIsOneErrorNamingTheKeyAndTheProviders() async throws {
         for (json, key) in [
-            (#"{"provider": "anthropic"}"#, "provider"),
-            (#"{"profiles": {"p": {"provider": "anthropic"}}}"#, "profiles.p.provider"),
+            (#"{"provider": "gemini"}"#, "provider"),
+            (#"{"profiles": {"p": {"provider": "gemini"}}}"#, "profiles.p.provider"),
         ] {
             let path = try config(json)
             defer { try? FileManager.default.removeItem(atPath: path) }
@@ -46,7 +46,7 @@ import Testing
                 _ = try await resolve(configPath: path)
                 Issue.record("\(json) was accepted")
             } catch {
-                #expect(line(error) == #"config \#(path): \#(key): expected openai, got "anthropic""#)
+                #expect(line(error) == #"config \#(path): \#(key): expected openai or anthropic, got "gemini""#)
             }
         }
     }

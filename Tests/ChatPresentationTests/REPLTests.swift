@@ -748,6 +748,23 @@ struct REPLTests {
         #expect(session.notes.writes.isEmpty)
     }
 
+    @Test func usageShowsTheCacheWhenTheServerReportsIt() async {
+        let session = Harness(
+            lines: ["Hi", "/usage"],
+            answers: [
+                says(
+                    "Hello",
+                    usage: TokenUsage(
+                        promptTokens: 3210, completionTokens: 5, cacheReadTokens: 3000, cacheWriteTokens: 200))
+            ])
+
+        _ = await session.run()
+
+        #expect(
+            session.outputLines.suffix(2).first
+                == "turn 1: 3210 prompt + 5 completion = 3215 (cache: 3000 read, 200 written)")
+    }
+
     @Test func usageWithoutFiguresFromTheServerSaysSo() async {
         let session = Harness(lines: ["Hi", "/usage"])
 

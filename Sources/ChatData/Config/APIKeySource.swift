@@ -9,12 +9,17 @@ import Dispatch
 /// origin, that key stays home (it is not even read) and the request carries `OPENAI_API_KEY` if
 /// set, or no key; a note says so. A profile that sets its own `base_url` gets only the key that
 /// profile names, never `OPENAI_API_KEY` or a top-level key.
+///
+/// The environment's key is the provider's own (`ProviderKind.keyVariable`): `ANTHROPIC_API_KEY`
+/// goes only to Anthropic-provider requests, `OPENAI_API_KEY` never does. An Anthropic-provider
+/// profile that names no key gets `ANTHROPIC_API_KEY`, its own `base_url` or not; a top-level key
+/// goes only to requests of the provider the top level names (OpenAI's when it names none).
 struct APIKeySource {
     /// Where the key is read from.
     enum Origin {
         /// A level of the config: a profile (by name), or the top level (nil).
         case level(ConfigLevel, profile: String?)
-        /// `OPENAI_API_KEY`, trimmed.
+        /// The provider's key variable (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`), trimmed.
         case environment(String)
         case none
     }
@@ -23,19 +28,23 @@ struct APIKeySource {
     private(set) var origin: Origin
     /// The configured key left at home, when `--base-url` moved the request to another origin.
     private(set) var kept: KeptKey?
+    /// The environment variable the provider's key is read from.
+    private let keyVariable: String
 
     /// The source for a request to `url`; `home` is the base URL without the command line's.
     init(
-        profile: ConfigLevel?, profileName: String?, top: ConfigLevel, environmentKey: String?, configPath: String,
-        home: String, url: String, urlFromFlag: Bool
+        provider: ProviderKind = .openAI, profile: ConfigLevel?, profileName: String?, top: ConfigLevel,
+        topKeyApplies: Bool = true, environmentKey: String?, configPath: String, home: String, url: String,
+        urlFromFlag: Bool
     ) {
+        keyVariable = provider.keyVariable
         if let profile, profile.hasKeySource {
             origin = .level(profile, profile: profileName ?? "")
-        } else if let profile, profile["base_url"] != nil {
+        } else if let profile, profile["base_url"] != nil, provider == .openAI {
             origin = .none  // its own server: never another's key
         } else if let environmentKey {
             origin = .environment(environmentKey)
-        } else if top.hasKeySource {
+        } else if top.hasKeySource, topKeyApplies {
             origin = .level(top, profile: nil)
         } else {
             origin = .none
@@ -44,7 +53,8 @@ struct APIKeySource {
         if case .level(_, let profile) = origin {
             kept = KeptKey(
                 owner: profile.map(KeptKey.Owner.profile) ?? .topLevel(path: configPath),
-                homeOrigin: URLOrigin(home)?.description ?? home, requestOrigin: URLOrigin(url)?.description ?? url)
+                homeOrigin: URLOrigin(home)?.description ?? home, requestOrigin: URLOrigin(url)?.description ?? url,
+                keyVariable: keyVariable)
         }
         if case .environment = origin {} else { origin = environmentKey.map(Origin.environment) ?? .none }
     }
@@ -72,7 +82,9 @@ struct APIKeySource {
     {
         let loopback = SettingsResolver.isLoopback(url)
         if key == nil && !loopback {
-            throw .missingAPIKey(MissingAPIKey(url: url, keptKey: kept, localModelCommand: localModelCommand()))
+            throw .missingAPIKey(
+                MissingAPIKey(
+                    url: url, keptKey: kept, localModelCommand: localModelCommand(), keyVariable: keyVariable))
         }
         if key != nil && url.lowercased().hasPrefix("http://") && !loopback && !allowInsecure {
             throw .keyOverPlainHTTP(url: url)

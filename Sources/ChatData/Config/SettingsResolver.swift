@@ -10,7 +10,11 @@ public struct SettingsResolver {
     static let builtInProfiles: [String: ConfigLevel] = [
         "local": ConfigLevel(values: [
             "base_url": .text("http://127.0.0.1:8080/v1"), "model": .text("smollm2-135m-instruct"),
-        ])
+        ]),
+        "anthropic": ConfigLevel(
+            values: ProviderKind.anthropic.defaults.merging(["provider": .text(ProviderKind.anthropic.rawValue)]) {
+                $1
+            }),
     ]
 
     private let environment: [String: String]
@@ -62,20 +66,29 @@ public struct SettingsResolver {
         let role = try chosenRole(overrides.role, in: file)
         let roleLevel = Self.level(of: role)
         let (profileName, profile) = try chosenProfile(overrides, role: role, in: file, configPath: configPath)
-        let environmentLevel = try SettingsWalk.environmentLevel(environment)
+        let provider = Self.provider(in: [ConfigLevel(values: overrides.values), roleLevel, profile, file.top])
+        let environmentLevel = try SettingsWalk.environmentLevel(environment, provider: provider)
         let walk = SettingsWalk(levels: [
             .init(
                 values: ConfigLevel(values: overrides.values),
                 source: { overrides.flags[$0].map(SettingSource.flag) ?? .commandLine }, isCommandLine: true),
             .init(values: roleLevel) { _ in .role(overrides.role ?? "") },
             .init(values: profile ?? ConfigLevel()) { _ in .profile(profileName ?? "") },
-            .init(values: environmentLevel) { .environment(SettingsTable.setting($0)?.environment ?? $0) },
+            .init(values: environmentLevel) {
+                .environment(SettingsTable.setting($0).flatMap(provider.environmentVariable(for:)) ?? $0)
+            },
             .init(values: file.top) { .configFile(key: $0, path: configPath) },
-            .init(values: SettingsWalk.defaults) { _ in .defaultValue },
+            .init(values: SettingsWalk.defaults(for: provider)) { _ in .defaultValue },
         ])
         let decided = walk.decide()
+        if let thinking = decided["thinking_budget"], provider != .anthropic {
+            throw .onlyForProvider(
+                key: "thinking_budget", source: thinking.source, provider: ProviderKind.anthropic.rawValue,
+                inUse: provider.rawValue)
+        }
         var settings = ResolvedSettings.blank
         Self.store(decided.mapValues(\.value), in: &settings)
+        settings.chat.provider = provider == .openAI ? nil : provider.rawValue
 
         guard let url = decided["base_url"].map({ ServerConfiguration(baseURL: $0.value.text ?? "").baseURL }),
             url.hasPrefix("http://") || url.hasPrefix("https://")
@@ -84,7 +97,8 @@ public struct SettingsResolver {
             throw .baseURLScheme(url: base?.value.text ?? "", source: base?.source ?? .defaultValue)
         }
         let keySource = APIKeySource(
-            profile: profile, profileName: profileName, top: file.top,
+            provider: provider, profile: profile, profileName: profileName, top: file.top,
+            topKeyApplies: Self.provider(in: [file.top]) == provider,
             environmentKey: environmentLevel["api_key"]?.text.map { $0.trimmingASCIIWhitespace() }
                 .flatMap { $0.isEmpty ? nil : $0 },
             configPath: configPath,
@@ -105,6 +119,18 @@ public struct SettingsResolver {
         settings.warnings = warning.map { [$0] } ?? []
         applyCommandLine(roleLevel: roleLevel, overrides: overrides, file: file, to: &settings)
         return settings
+    }
+
+    /// Whether a run without a profile goes to Anthropic: `ANTHROPIC_API_KEY` is set, and neither
+    /// `OPENAI_API_KEY`, `OPENAI_BASE_URL`, the command line, the role nor the config's top level
+    /// names a server, a provider or a key (`scripts/chat`'s local model follows the same rule).
+    private func usesAnthropicByDefault(_ overrides: SettingOverrides, role: ConfigLevel, top: ConfigLevel) -> Bool {
+        func isSet(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
+        guard isSet(ProviderKind.anthropic.keyVariable), !isSet("OPENAI_API_KEY"), !isSet("OPENAI_BASE_URL"),
+            !top.hasKeySource
+        else { return false }
+        let levels = [ConfigLevel(values: overrides.values), role, top]
+        return !levels.contains { $0["base_url"] != nil || $0["provider"] != nil }
     }
 
     /// Whether `url` points at this machine, where a key is not required.
@@ -142,12 +168,24 @@ public struct SettingsResolver {
         return level
     }
 
+    /// The provider the first of `levels` that names one names; OpenAI's if none does.
+    private static func provider(in levels: [ConfigLevel?]) -> ProviderKind {
+        levels.lazy.compactMap { $0?["provider"].flatMap(ProviderKind.init(setting:)) }.first ?? .openAI
+    }
+
     /// The profile `--profile`, else the role, else `default_profile` names: built in, with what
-    /// the config adds, or the config's own.
+    /// the config adds, or the config's own. With none named, `anthropic` when nothing names a
+    /// server or a key but `ANTHROPIC_API_KEY` (`usesAnthropicByDefault`).
     private func chosenProfile(
         _ overrides: SettingOverrides, role: ConfigRole?, in file: ConfigFile, configPath: String
     ) throws(SettingsError) -> (String?, ConfigLevel?) {
-        guard let name = overrides.profile ?? role?.profile ?? file.defaultProfile else { return (nil, nil) }
+        guard let name = overrides.profile ?? role?.profile ?? file.defaultProfile else {
+            guard usesAnthropicByDefault(overrides, role: Self.level(of: role), top: file.top) else {
+                return (nil, nil)
+            }
+            let builtIn = Self.builtInProfiles["anthropic"] ?? ConfigLevel()
+            return ("anthropic", builtIn.overlaid(by: file.profiles["anthropic"] ?? ConfigLevel()))
+        }
         let builtIn = Self.builtInProfiles[name]
         let configured = file.profiles[name]
         guard builtIn != nil || configured != nil else {

@@ -74,6 +74,13 @@ public enum SettingsTable {
         Setting(
             "provider", .choice(ProviderKind.allCases.map(\.rawValue)), default: .text(ProviderKind.openAI.rawValue),
             to: \.server.provider),
+        // Anthropic's (the resolver refuses thinking_budget for another provider)
+        Setting(
+            "thinking_budget", .wholeNumber(minimum: 1024), to: \.server.thinkingBudget,
+            flag: .value(
+                "TOKENS", "let an anthropic-provider model think first, with up to TOKENS tokens (at least 1024)",
+                long: "thinking")),
+        Setting("cache", .boolean, default: .boolean(false), to: \.server.promptCaching),
     ]
 
     /// The entry for `key`, if it is a config key.

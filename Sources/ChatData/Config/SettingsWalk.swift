@@ -27,11 +27,20 @@ struct SettingsWalk {
                 setting.defaultValue.map { (setting.key, $0) }
             }))
 
-    /// The values the environment variables of `SettingsTable` give; an empty variable is unset.
-    static func environmentLevel(_ environment: [String: String]) throws(SettingsError) -> ConfigLevel {
+    /// Every key's defaults for `provider`'s requests: the table's, with the provider's own.
+    static func defaults(for provider: ProviderKind) -> ConfigLevel {
+        provider == .openAI ? defaults : defaults.overlaid(by: ConfigLevel(values: provider.defaults))
+    }
+
+    /// The values the environment variables of `SettingsTable` give to `provider`'s requests
+    /// (`ProviderKind.environmentVariable(for:)`); an empty variable is unset.
+    static func environmentLevel(_ environment: [String: String], provider: ProviderKind = .openAI)
+        throws(SettingsError) -> ConfigLevel
+    {
         var level = ConfigLevel()
         for setting in SettingsTable.all {
-            guard let name = setting.environment, let text = environment[name], !text.isEmpty else { continue }
+            guard let name = provider.environmentVariable(for: setting), let text = environment[name], !text.isEmpty
+            else { continue }
             level[setting.key] = try setting.kind.value(fromText: text, name: name)
         }
         return level

@@ -3,4 +3,6 @@
 public enum ProviderKind: String, Sendable, CaseIterable {
     /// OpenAI's chat completions, as OpenAI and the many servers compatible with it speak them.
     case openAI = "openai"
+    /// Anthropic's Messages API (`POST /messages`), natively.
+    case anthropic = "anthropic"
 }

@@ -23,6 +23,12 @@ public struct ServerConfiguration: Sendable {
     public var retry: RetryPolicy
     /// The certificates the connection trusts and shows.
     public var tls: TLSConfiguration
+    /// The thinking budget in tokens to ask for (`--thinking`, `thinking_budget`), with a
+    /// provider that takes one (Anthropic); nil asks for none.
+    public var thinkingBudget: Int?
+    /// Whether to ask the server to cache the prompt (`cache`), with a provider that is asked
+    /// (Anthropic: the system prompt and the last user turn are marked).
+    public var promptCaching = false
     /// Receives request and response diagnostics (`--verbose`), secrets already redacted.
     public var diagnostics: (@Sendable (String) -> Void)?
 

@@ -19,6 +19,15 @@ public struct ServerGPTRepository: GPTRepository {
                 server: server, client: transport, provider: OpenAIProvider(), readingExecutor: readingExecutor)
             self.runner = runner
             connectAhead = { runner.preconnect() }
+        case .anthropic:
+            var server = server
+            server.keyPlacement = AnthropicProvider.keyPlacement
+            let runner = RequestRunner(
+                server: server, client: transport,
+                provider: AnthropicProvider(thinkingBudget: server.thinkingBudget, cache: server.promptCaching),
+                readingExecutor: readingExecutor)
+            self.runner = runner
+            connectAhead = { runner.preconnect() }
         }
     }
 

@@ -5,7 +5,8 @@ extension StoredSettingsDTO {
     init(_ settings: ChatSettings) {
         self.init(
             sampling: settings.sampling,
-            response_schema: settings.responseSchema.map { ResponseSchemaDTO(name: $0.name, schema: $0.schema) })
+            response_schema: settings.responseSchema.map { ResponseSchemaDTO(name: $0.name, schema: $0.schema) },
+            provider: settings.provider)
     }
 
     /// `settings` with the stored values in place of its own.
@@ -13,6 +14,7 @@ extension StoredSettingsDTO {
         var settings = settings
         settings.sampling = sampling
         settings.responseSchema = response_schema.map { ResponseSchema(name: $0.name, schema: $0.schema) }
+        settings.provider = provider
         return settings
     }
 }

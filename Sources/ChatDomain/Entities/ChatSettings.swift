@@ -11,22 +11,28 @@ public struct ChatSettings: Sendable, Equatable {
     public var maxContextTokens: Int?
     /// The JSON Schema answers must match (`--schema`); nil for answers in any form.
     public var responseSchema: ResponseSchema?
+    /// Which provider's API answers, as the Data layer names it (`anthropic`); nil for the
+    /// default one (OpenAI's, the only one before there were others). Stored with each answer;
+    /// not a conversation's own: `overlaid(by:)` keeps this one's.
+    public var provider: String?
 
     /// Creates settings.
     public init(
         model: String, sampling: SamplingValues = [:], stream: Bool = true, maxContextTokens: Int? = nil,
-        responseSchema: ResponseSchema? = nil
+        responseSchema: ResponseSchema? = nil, provider: String? = nil
     ) {
         self.model = model
         self.sampling = sampling
         self.stream = stream
         self.maxContextTokens = maxContextTokens
         self.responseSchema = responseSchema
+        self.provider = provider
     }
 
     /// These settings with the conversation's own ones that `other` has: its model when not
-    /// empty, each sampling value it sets, and its response schema if it has one. How answers are fetched (`stream`,
-    /// `maxContextTokens`) is not a conversation's own and stays as it is here.
+    /// empty, each sampling value it sets, and its response schema if it has one. How answers
+    /// are fetched (`stream`, `maxContextTokens`, `provider`) is not a conversation's own and
+    /// stays as it is here.
     public func overlaid(by other: ChatSettings) -> ChatSettings {
         var result = self
         if !other.model.isEmpty { result.model = other.model }

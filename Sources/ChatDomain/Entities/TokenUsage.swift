@@ -1,19 +1,27 @@
 /// Token counts the server reports for one request.
 public struct TokenUsage: Sendable, Equatable, Codable {
-    /// Tokens in the request (the conversation sent).
+    /// Tokens in the request (the conversation sent), those read from or written to a prompt
+    /// cache included.
     public var promptTokens: Int
     /// Tokens in the answer.
     public var completionTokens: Int
     /// The server's total, usually the sum of both.
     public var totalTokens: Int
-    /// Of the prompt's tokens, how many the server had cached; nil when it did not say.
-    public var cachedTokens: Int?
+    /// Of the prompt tokens, those read from the server's prompt cache (OpenAI's `cached_tokens`),
+    /// when it says.
+    public var cacheReadTokens: Int?
+    /// Of the prompt tokens, those written to the server's prompt cache, when it says.
+    public var cacheWriteTokens: Int?
 
     /// Creates a usage record; the total defaults to the sum.
-    public init(promptTokens: Int, completionTokens: Int, totalTokens: Int? = nil, cachedTokens: Int? = nil) {
+    public init(
+        promptTokens: Int, completionTokens: Int, totalTokens: Int? = nil, cacheReadTokens: Int? = nil,
+        cacheWriteTokens: Int? = nil
+    ) {
         self.promptTokens = promptTokens
         self.completionTokens = completionTokens
         self.totalTokens = totalTokens ?? promptTokens + completionTokens
-        self.cachedTokens = cachedTokens
+        self.cacheReadTokens = cacheReadTokens
+        self.cacheWriteTokens = cacheWriteTokens
     }
 }

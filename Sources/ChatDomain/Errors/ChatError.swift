@@ -29,6 +29,9 @@ public enum ChatError: Error, Sendable, Equatable {
     /// The server compressed its answer in this encoding (its `Content-Encoding`), which chat
     /// cannot decode.
     case unsupportedEncoding(String)
+    /// The request sets `name` (a sampling parameter), which `provider`'s API does not take;
+    /// found before sending.
+    case unsupportedSetting(name: String, provider: String)
     /// The person stopped the answer.
     case cancelled
 }

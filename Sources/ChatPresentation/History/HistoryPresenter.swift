@@ -75,7 +75,8 @@ public struct HistoryPresenter {
     /// The conversation as Markdown.
     public func markdown(_ conversation: Conversation) {
         var text = "# \(conversation.title ?? "Conversation \(conversation.id ?? "")")\n\n"
-        text += "Model: \(conversation.settings.model)\n\n"
+        let provider = conversation.settings.provider.map { " (provider \($0))" } ?? ""
+        text += "Model: \(conversation.settings.model)\(provider)\n\n"
         if let origin = conversation.branchedFrom { text += Self.describe(origin).capitalizedFirst + ".\n\n" }
         if let system = conversation.systemPrompt, !system.isEmpty {
             text += "## System\n\n\(system)\n\n"

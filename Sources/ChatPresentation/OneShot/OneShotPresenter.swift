@@ -28,11 +28,16 @@ public struct OneShotPresenter {
     /// Sends `message` (attachments and all) in `conversation` and streams the answer.
     public func run(_ message: ChatMessage, in conversation: inout Conversation) async -> TurnOutcome {
         let renderer = makeRenderer()
+        var stop = StopReasonNote()
         let turn = await useCase.send(
-            message, in: &conversation, onSent: { renderer.started(conversation: $0) }, onEvent: { renderer.render($0) }
-        )
+            message, in: &conversation, onSent: { renderer.started(conversation: $0) },
+            onEvent: { event in
+                stop.take(event)
+                renderer.render(event)
+            })
         renderer.finish(turn)
         if let answer = turn.answer {
+            stop.write(to: notes, style: notesStyle)
             guard let schema = conversation.settings.responseSchema, let schemaChecker,
                 let mismatch = schemaChecker.firstMismatch(inAnswer: answer.content, against: schema)
             else { return .answered }

@@ -15,13 +15,16 @@ struct AnswerRunner {
     /// ended, and whether any answer text was shown.
     func run(_ request: Request, in conversation: Conversation) async -> (Conversation, Turn, printed: Bool) {
         let (useCase, makeRenderer) = (parts.useCase, parts.makeRenderer)
+        let (notes, notesStyle) = (parts.notes, parts.notesStyle)
         let indicator = WaitingIndicator(notes: parts.notes, style: parts.notesStyle)
         let task = Task { () -> (Conversation, Turn, printed: Bool) in
             var conversation = conversation
             let spinner = indicator.start()
             let renderer = makeRenderer()
+            var stop = StopReasonNote()
             let handle: (ChatEvent) -> Void = { event in
                 indicator.stop()
+                stop.take(event)
                 renderer.render(event)
             }
             let turn: Turn
@@ -32,6 +35,7 @@ struct AnswerRunner {
             indicator.stop()
             spinner?.cancel()
             renderer.finish(turn)
+            if turn.answer != nil { stop.write(to: notes, style: notesStyle) }
             return (conversation, turn, renderer.printedText)
         }
         parts.control.answerStarted { task.cancel() }

@@ -63,7 +63,7 @@ public final class JSONLinesAnswerRenderer: AnswerRenderer {
             write([
                 "type": .string("usage"), "prompt_tokens": .number(usage.promptTokens),
                 "completion_tokens": .number(usage.completionTokens), "total_tokens": .number(usage.totalTokens),
-                "cached_tokens": .number(usage.cachedTokens),
+                "cached_tokens": .number(usage.cacheReadTokens),
             ])
         case .finished(let reason):
             finishReason = reason

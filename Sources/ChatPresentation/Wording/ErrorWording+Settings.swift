@@ -19,16 +19,19 @@ extension ErrorWording {
             return "the base URL \"\(url)\" (from \(text(source))) must start with http:// or https://"
         case .missingAPIKey(let missing):
             guard let kept = missing.keptKey else {
-                return "no API key for \(missing.url): set OPENAI_API_KEY (or api_key_env, api_key_file or "
+                return "no API key for \(missing.url): set \(missing.keyVariable) (or api_key_env, api_key_file or "
                     + "api_key_command in the config), or use a local server: \(missing.localModelCommand), then "
                     + "chat --profile local"
             }
             return "no API key for \(missing.url): \(text(kept.owner)) is only sent to \(kept.homeOrigin), and "
-                + "--base-url goes to \(kept.requestOrigin); set OPENAI_API_KEY for it, or give it a profile of its "
+                + "--base-url goes to \(kept.requestOrigin); set \(kept.keyVariable) for it, or give it a profile of its "
                 + "own with its key"
         case .keyOverPlainHTTP(let url):
             return "refusing to send the API key over plain http to \(url): use https, or allow it with "
                 + "--allow-insecure-http (or allow_insecure_http in the profile)"
+        case .onlyForProvider(let key, let source, let provider, let inUse):
+            return "\(key) (from \(text(source))) is for the \(provider) provider; this run's is \(inUse) (choose one "
+                + "with \"provider\" in the config, or --profile \(provider))"
         case .clientKeyWithoutCertificate(let source):
             return "client_key (from \(text(source))) needs client_cert, the certificate it belongs to"
         case .tlsFile(let file, let path, let source, let problem):
@@ -47,7 +50,7 @@ extension ErrorWording {
         switch note {
         case .keyStaysHome(let kept, let carriesEnvironmentKey):
             return "\(text(kept.owner)) stays with \(kept.homeOrigin); --base-url goes to \(kept.requestOrigin), so "
-                + "the request carries \(carriesEnvironmentKey ? "OPENAI_API_KEY" : "no key")"
+                + "the request carries \(carriesEnvironmentKey ? kept.keyVariable : "no key")"
         case .keyFileReadableByOthers(let path):
             return "\(path) holds an api_key and others can read it; run: chmod 600 \(path)"
         }

@@ -47,6 +47,11 @@ public enum ErrorWording {
             return
                 "the server compressed its answer as \"\(encoding)\", which chat cannot decode (chat asks for an "
                 + "uncompressed answer; a proxy in between may be compressing it)"
+        case .unsupportedSetting(let name, let provider):
+            let flag = "--" + String(name.map { $0 == "_" ? "-" : $0 })
+            return
+                "the \(provider) provider takes no \(name): leave it out for this provider (\(flag), or \(name) in the "
+                + "config or the role)"
         case .cancelled:
             return "interrupted"
         }
@@ -232,7 +237,7 @@ extension ChatError {
         case .streamCut(let message): return .streamCut(clean(message))
         case .malformedResponse(let message): return .malformedResponse(clean(message))
         case .unsupportedEncoding(let encoding): return .unsupportedEncoding(ServerText.line(encoding, limit: 40))
-        case .connectTimeout, .idleTimeout, .cancelled: return self
+        case .connectTimeout, .idleTimeout, .unsupportedSetting, .cancelled: return self
         }
     }
 }

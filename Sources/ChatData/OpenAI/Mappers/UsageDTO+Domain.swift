@@ -8,7 +8,7 @@ extension UsageDTO {
             promptTokens: prompt_tokens ?? 0,
             completionTokens: completion_tokens ?? 0,
             totalTokens: total_tokens,
-            cachedTokens: prompt_tokens_details?.cached_tokens
+            cacheReadTokens: prompt_tokens_details?.cached_tokens
         )
     }
 }

@@ -15,11 +15,15 @@ public struct KeptKey: Sendable, Equatable {
     public var homeOrigin: String
     /// The origin the request goes to.
     public var requestOrigin: String
+    /// The environment variable whose key the request may carry instead (`OPENAI_API_KEY`, or
+    /// `ANTHROPIC_API_KEY` for the Anthropic provider).
+    public var keyVariable: String
 
     /// The facts.
-    public init(owner: Owner, homeOrigin: String, requestOrigin: String) {
+    public init(owner: Owner, homeOrigin: String, requestOrigin: String, keyVariable: String = "OPENAI_API_KEY") {
         self.owner = owner
         self.homeOrigin = homeOrigin
         self.requestOrigin = requestOrigin
+        self.keyVariable = keyVariable
     }
 }

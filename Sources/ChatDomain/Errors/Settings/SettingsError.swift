@@ -22,4 +22,6 @@ public enum SettingsError: Error, Sendable, Equatable {
     case clientKeyWithoutCertificate(keySource: SettingSource)
     /// A TLS file given for an `https://` URL cannot be used.
     case tlsFile(TLSFile, path: String, source: SettingSource, FileProblem)
+    /// A setting that only `provider`'s API takes, set for a run whose provider is `inUse`.
+    case onlyForProvider(key: String, source: SettingSource, provider: String, inUse: String)
 }

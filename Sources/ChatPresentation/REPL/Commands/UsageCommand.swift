@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// `/usage`: tokens per turn and in total, as the server reported them.
 struct UsageCommand: SlashCommand {
     let names = ["usage"]
@@ -14,7 +16,7 @@ struct UsageCommand: SlashCommand {
             total += usage.totalTokens
             lines.append(
                 "turn \(turn): \(usage.promptTokens) prompt + \(usage.completionTokens) completion = \(usage.totalTokens)"
-            )
+                    + Self.cacheText(usage))
         }
         guard !lines.isEmpty else {
             context.note("no usage reported yet (some servers send none)")
@@ -23,5 +25,12 @@ struct UsageCommand: SlashCommand {
         lines.append("total: \(total) tokens over \(Counted.text(lines.count, "turn"))")
         context.say(lines.joined(separator: "\n") + "\n")
         return .proceed
+    }
+
+    /// What the prompt cache did, when the server said: ` (cache: 3000 read, 200 written)`.
+    static func cacheText(_ usage: TokenUsage) -> String {
+        let parts = [usage.cacheReadTokens.map { "\($0) read" }, usage.cacheWriteTokens.map { "\($0) written" }]
+            .compactMap { $0 }
+        return parts.isEmpty ? "" : " (cache: \(parts.joined(separator: ", ")))"
     }
 }

@@ -1,0 +1,24 @@
+/// A content block (`text`, `thinking`, `redacted_thinking`, `tool_use`, …) or a delta of one
+/// (`text_delta`, `thinking_delta`, `signature_delta`, `input_json_delta`); `message_delta`'s
+/// delta has the `stop_reason`.
+struct MessagesBlockDTO: JSONObjectDTO, Equatable {
+    var type: String?
+    var text: String?
+    var thinking: String?
+    var signature: String?
+    /// `redacted_thinking`'s encrypted thinking.
+    var data: String?
+    var stop_reason: String?
+
+    mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
+        switch key {
+        case "type": try reader.read(&type)
+        case "text": try reader.read(&text)
+        case "thinking": try reader.read(&thinking)
+        case "signature": try reader.read(&signature)
+        case "data": try reader.read(&data)
+        case "stop_reason": try reader.read(&stop_reason)
+        default: try reader.skipValue()
+        }
+    }
+}

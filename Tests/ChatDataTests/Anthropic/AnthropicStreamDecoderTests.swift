@@ -1,0 +1,160 @@
+import ChatDomain
+import Testing
+
+@testable import ChatData
+
+/// `AnthropicStreamDecoder` on Anthropic's documented example streams, each fed through
+/// `SSEParser` split in two at every byte boundary (and byte by byte): the events never depend
+/// on how the bytes arrived.
+@Suite struct AnthropicStreamDecoderTests {
+    /// What a stream gives: its events (text and reasoning that came in pieces joined), the
+    /// error that ended it, whether it was complete, and the thinking signatures kept.
+    struct Outcome: Equatable {
+        var events: [ChatEvent] = []
+        var error: ChatError?
+        var complete = false
+        var signatures: [Int: String] = [:]
+    }
+
+    /// `stream` fed in the pieces `cuts` make.
+    static func decode(_ stream: String, cuts: [Int]) -> Outcome {
+        let bytes = Array(stream.utf8)
+        var parser = SSEParser()
+        var decoder = AnthropicStreamDecoder()
+        var outcome = Outcome()
+        var start = 0
+        do {
+            for end in cuts + [bytes.count] {
+                try parser.push(bytes[start..<end]) { event in
+                    try decoder.decode(event) { outcome.events.append($0) }
+                }
+                start = end
+            }
+        } catch {
+            outcome.error = error as? ChatError
+        }
+        parser.finish()
+        outcome.events = joined(outcome.events)
+        outcome.complete = decoder.isComplete
+        outcome.signatures = decoder.signatures
+        return outcome
+    }
+
+    static func joined(_ events: [ChatEvent]) -> [ChatEvent] {
+        var result: [ChatEvent] = []
+        for event in events {
+            switch (result.last, event) {
+            case (.text(let text)?, .text(let more)): result[result.count - 1] = .text(text + more)
+            case (.reasoning(let text)?, .reasoning(let more)): result[result.count - 1] = .reasoning(text + more)
+            default: result.append(event)
+            }
+        }
+        return result
+    }
+
+    /// `stream` decoded whole, then split at every byte boundary and byte by byte: each the same.
+    static func expectSameAtEverySplit(_ stream: String, _ expected: Outcome) {
+        #expect(decode(stream, cuts: []) == expected)
+        let count = stream.utf8.count
+        for cut in 1..<count {
+            let outcome = decode(stream, cuts: [cut])
+            if outcome != expected {
+                Issue.record("split at byte \(cut): \(outcome)")
+                return
+            }
+        }
+        #expect(decode(stream, cuts: Array(1..<count)) == expected)
+    }
+
+    @Test func basicStreamIsTextThenStopReasonThenUsage() {
+        Self.expectSameAtEverySplit(
+            AnthropicStreamExamples.basic,
+            Outcome(
+                events: [
+                    .text("Hello!"), .finished(reason: "end_turn"),
+                    .usage(TokenUsage(promptTokens: 25, completionTokens: 15)),
+                ], complete: true))
+    }
+
+    @Test func thinkingIsReasoningAndItsSignatureIsKept() {
+        Self.expectSameAtEverySplit(
+            AnthropicStreamExamples.thinking,
+            Outcome(
+                events: [
+                    .reasoning(
+                        "I need to find the GCD of 1071 and 462 using the Euclidean algorithm.\n\n1071 = 2 × 462 + 147"
+                            + "\n462 = 3 × 147 + 21\n147 = 7 × 21 + 0\n\nSo GCD(1071, 462) = 21"),
+                    .text("The greatest common divisor of 1071 and 462 is **21**."), .finished(reason: "end_turn"),
+                ], complete: true, signatures: [0: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds..."]))
+    }
+
+    @Test func toolUseBlocksArePassedOver() {
+        Self.expectSameAtEverySplit(
+            AnthropicStreamExamples.toolUse,
+            Outcome(
+                events: [
+                    .text("Okay, let's check the weather."), .finished(reason: "tool_use"),
+                    .usage(TokenUsage(promptTokens: 472, completionTokens: 89)),
+                ], complete: true))
+    }
+
+    @Test func anErrorEventEndsTheStreamWithTheTextKept() {
+        Self.expectSameAtEverySplit(
+            AnthropicStreamExamples.overloaded,
+            Outcome(events: [.text("Partial")], error: .streamError(message: "Overloaded"), complete: false))
+    }
+
+    @Test func cacheTokensCountInThePromptAndAreReportedApart() {
+        let stream = """
+            event: message_start
+            data: {"type":"message_start","message":{"usage":{"input_tokens":10,"cache_creation_input_tokens":200,"cache_read_input_tokens":3000,"output_tokens":1}}}
+
+            event: message_delta
+            data: {"type":"message_delta","delta":{"stop_reason":"max_tokens"},"usage":{"output_tokens":64}}
+
+
+            """
+        #expect(
+            Self.decode(stream, cuts: [])
+                == Outcome(
+                    events: [
+                        .finished(reason: "max_tokens"),
+                        .usage(
+                            TokenUsage(
+                                promptTokens: 3210, completionTokens: 64, cacheReadTokens: 3000, cacheWriteTokens: 200)),
+                    ], complete: true))
+    }
+
+    @Test func unknownEventsAndBlocksAndRedactedThinkingAreIgnored() {
+        let stream = """
+            event: brand_new_event
+            data: {"type":"brand_new_event","whatever":[1,2,3]}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix/LafPsn4a"}}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":1,"content_block":{"type":"server_tool_use","id":"x","name":"web_search","input":{}}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":2,"delta":{"type":"citations_delta","citation":{"type":"x"}}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"ok"}}
+
+            event: message_stop
+            data: {"type":"message_stop"}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":3,"delta":{"type":"text_delta","text":"after the end"}}
+
+
+            """
+        #expect(Self.decode(stream, cuts: []) == Outcome(events: [.text("ok")], complete: true))
+    }
+
+    @Test func dataThatIsNotJSONIsAMalformedResponse() {
+        let outcome = Self.decode("event: content_block_delta\ndata: {not json\n\n", cuts: [])
+        #expect(outcome.error == .malformedResponse("a stream event is not a JSON object: {not json"))
+    }
+}
