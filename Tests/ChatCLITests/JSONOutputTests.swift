@@ -43,7 +43,9 @@ import Testing
         let chat = ChatBinary()
         let result = try await chat.run(["--base-url", server.baseURL, "-m", "m1", "--json", "hi"])
         #expect(result.status == 0)
-        #expect(result.stderr == "")
+        // Notes stay on stderr: only the one for an answer cut at the token limit.
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.hasPrefix("chat: note: the answer was cut off at the token limit"))
         let events = try lines(result.stdout)
         #expect(types(events) == ["start", "delta", "usage", "done"])
         let start = try #require(events.first)
