@@ -125,10 +125,9 @@ def build(path, conversations, chat, seed=7):
 
 
 def flush(db, conversations, messages):
-    # The conversations first: the schema's triggers note, as each answer is stored, that its
-    # conversation has one.
+    # Every conversation made here has an answer (`answered`, as chat's own writes set it).
     db.executemany(
-        "INSERT INTO conversation (id, title, created_at, updated_at, head_id) VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO conversation (id, title, created_at, updated_at, head_id, answered) VALUES (?, ?, ?, ?, ?, 1)",
         conversations)
     db.executemany(
         "INSERT INTO message (id, conversation_id, role, content, state, reasoning, model, system_prompt, settings,"

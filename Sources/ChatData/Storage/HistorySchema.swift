@@ -115,19 +115,18 @@ enum HistorySchema {
             """
         ),
         (
-            // Whether a conversation has an answer (an assistant message, on any branch), kept
-            // by triggers in every way a message is added or removed, and indexed with the time
-            // of use: `--list` and `-c` count and find answered conversations without reading
-            // the messages of each (100,000 conversations: docs/PERFORMANCE.md, round 15).
+            // Whether a conversation has an answer (an assistant message, on any branch), set
+            // by the statement that stores its messages' batch (`MessageRows.insert`; a trigger
+            // per row cost a `/load` of 1,000 turns 16 M instructions) and cleared by a trigger
+            // when its last answer is removed; indexed with the time of use: `--list` and `-c`
+            // count and find answered conversations without reading the messages of each
+            // (100,000 conversations: docs/PERFORMANCE.md, round 15).
             "v7-answered",
             """
             ALTER TABLE conversation ADD COLUMN answered INTEGER NOT NULL DEFAULT 0;
             UPDATE conversation SET answered = EXISTS (
                 SELECT 1 FROM message WHERE conversation_id = conversation.id AND role = 'assistant');
             CREATE INDEX conversation_answered ON conversation(answered, updated_at);
-            CREATE TRIGGER message_answered_insert AFTER INSERT ON message WHEN new.role = 'assistant' BEGIN
-                UPDATE conversation SET answered = 1 WHERE id = new.conversation_id AND answered = 0;
-            END;
             CREATE TRIGGER message_answered_delete AFTER DELETE ON message WHEN old.role = 'assistant' BEGIN
                 UPDATE conversation SET answered = EXISTS (
                     SELECT 1 FROM message WHERE conversation_id = old.conversation_id AND role = 'assistant')

@@ -99,9 +99,10 @@ enum MessageRows {
                 "UPDATE conversation SET title = ? WHERE id = ? AND title = ''",
                 [ConversationTitle.make(from: question.content), batch.conversationID])
         }
+        let answered = messages.contains { $0.role == .assistant }
         try db.run(
-            "UPDATE conversation SET updated_at = ?, head_id = ? WHERE id = ?",
-            [batch.at, ids.last, batch.conversationID])
+            "UPDATE conversation SET updated_at = ?, head_id = ?, answered = answered OR ? WHERE id = ?",
+            [batch.at, ids.last, answered ? 1 : 0, batch.conversationID])
         return ids
     }
 
