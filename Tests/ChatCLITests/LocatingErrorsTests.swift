@@ -79,8 +79,8 @@ import Testing
         let id = try #require(try await chat.run(["--list", "--all"]).stdout.split(separator: " ").first)
         #expect(
             failed.stderr == """
-                chat: error: 401 unauthorized: Incorrect API key provided (check your API key: OPENAI_API_KEY or the \
-                config's api_key_* settings)
+                chat: error: 401 unauthorized: Incorrect API key provided (check your API key: OPENAI_API_KEY, \
+                ANTHROPIC_API_KEY for the anthropic provider, or the config's api_key_* settings)
                 (retrying cannot fix the key; your message is kept: correct the key, then chat --conversation \(id) and \
                 /retry send it)
 

@@ -13,8 +13,8 @@ struct ErrorWordingTests {
         arguments: [
             (
                 ChatError.unauthorized(message: "Incorrect API key provided"),
-                "401 unauthorized: Incorrect API key provided (check your API key: OPENAI_API_KEY or the config's "
-                    + "api_key_* settings)"
+                "401 unauthorized: Incorrect API key provided (check your API key: OPENAI_API_KEY, "
+                    + "ANTHROPIC_API_KEY for the anthropic provider, or the config's api_key_* settings)"
             ),
             (
                 .forbidden(message: "no access"),

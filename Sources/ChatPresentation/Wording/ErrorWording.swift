@@ -11,7 +11,8 @@ public enum ErrorWording {
         switch error.withServerTextCleaned {
         case .unauthorized(let message):
             return
-                "401 unauthorized: \(message) (check your API key: OPENAI_API_KEY or the config's api_key_* settings)"
+                "401 unauthorized: \(message) (check your API key: OPENAI_API_KEY, ANTHROPIC_API_KEY for the "
+                + "anthropic provider, or the config's api_key_* settings)"
         case .forbidden(let message):
             return "403 forbidden: \(message) (your API key may not use this model or endpoint)"
         case .notFound(let url, let message, let clue):
