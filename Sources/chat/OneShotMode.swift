@@ -21,14 +21,8 @@ struct OneShotMode {
         var presenter = OneShotPresenter(
             useCase: session.useCase, notes: session.stderr, notesStyle: session.notesStyle,
             makeRenderer: makeRenderer)
-        let conversation = session.conversation
         presenter.schemaChecker = ResponseSchemaChecker()
-        session.historyWarnings.holdFailedWrites()
-        let ((outcome, ended), signal) = await SignalWatcher.cancellingOnSignal {
-            var conversation = conversation
-            return (await presenter.run(message, in: &conversation), conversation)
-        }
-        await session.keepUnstored(ended)
+        let (outcome, _, signal) = await session.turn { [presenter] in await presenter.run(message, in: &$0) }
         switch outcome {
         case .answered:
             // `--code` with no code block: nothing usable was written.

@@ -22,15 +22,9 @@ struct ShellMode {
         let presenter = ShellCommandPresenter(
             useCase: session.useCase, output: session.stdout, notes: session.stderr, outputStyle: session.outputStyle,
             notesStyle: session.notesStyle, terminal: terminal, makeRenderer: session.makeRenderer)
-        let conversation = session.conversation
-        session.historyWarnings.holdFailedWrites()
         // Ctrl-C stops the request; while the command runs it is the command's (the shell
         // started it with the signal's default handling), and chat waits for its status.
-        let ((outcome, ended), signal) = await SignalWatcher.cancellingOnSignal {
-            var conversation = conversation
-            return (await presenter.run(request, in: &conversation), conversation)
-        }
-        await session.keepUnstored(ended)
+        let (outcome, _, signal) = await session.turn { await presenter.run(request, in: &$0) }
         switch outcome {
         case .printed:
             return 0
@@ -52,13 +46,7 @@ struct ShellMode {
         let presenter = OneShotPresenter(
             useCase: session.useCase, notes: session.stderr, notesStyle: session.notesStyle,
             makeRenderer: session.jsonRenderer(reportsCommand: true))
-        let conversation = session.conversation
-        session.historyWarnings.holdFailedWrites()
-        let ((outcome, ended), signal) = await SignalWatcher.cancellingOnSignal {
-            var conversation = conversation
-            return (await presenter.run(request, in: &conversation), conversation)
-        }
-        await session.keepUnstored(ended)
+        let (outcome, ended, signal) = await session.turn { await presenter.run(request, in: &$0) }
         switch outcome {
         case .answered:
             guard ShellCommandText.command(in: ended.messages.last?.content ?? "").isEmpty else { return 0 }
