@@ -176,20 +176,20 @@ final class HistoryQueue: @unchecked Sendable {
 
     /// On the queue: opens the database (salvaging a damaged one).
     private func connect() {
-        switch HistoryOpening.open(in: directory) {
-        case .success(let opened):
+        do throws(DatabaseFailure) {
+            let opened = try HistoryOpening.open(in: directory)
             database = opened
             openingFailure = nil
             if let salvage = opened.salvage { report(.salvaged(salvage)) }
-        case .failure(let failure):
+        } catch {
             database = nil
-            openingFailure = failure
+            openingFailure = error
         }
     }
 
     /// The open database: opened again when opening failed before (it may work now), or when
-    /// another process set the file aside and started a new one.
-    /// Thrown, not a `Result`, for the reason `flush` gives.
+    /// another process set the file aside and started a new one. Thrown, not a `Result`, for
+    /// the reason `flush` gives.
     private func connection() throws(StorageError) -> OpenHistory {
         if let database, database.isCurrent { return database }
         database = nil
@@ -211,13 +211,13 @@ final class HistoryQueue: @unchecked Sendable {
         }
         let identity = open.fileIdentity
         database = nil
-        switch HistoryOpening.recover(in: directory, damaged: identity) {
-        case .success(let opened):
+        do throws(DatabaseFailure) {
+            let opened = try HistoryOpening.recover(in: directory, damaged: identity)
             database = opened
             if let salvage = opened.salvage { report(.salvaged(salvage)) }
             return true
-        case .failure(let failure):
-            openingFailure = failure
+        } catch {
+            openingFailure = error
             return false
         }
     }
