@@ -41,9 +41,12 @@ final class HistoryQueue: @unchecked Sendable {
         get async { await onQueue { self.database == nil ? self.openingFailure.map(StorageError.database) : nil } }
     }
 
-    /// Runs `body` on the queue and waits for it without holding a thread.
+    /// Runs `body` on the queue and waits for it without holding a thread. An unsafe
+    /// continuation, resumed exactly once by the one job: a checked one's type metadata was made
+    /// at run time at the first use of each result type, ~0.16 M instructions the first time
+    /// (docs/PERFORMANCE.md, round 17).
     func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
+        await withUnsafeContinuation { continuation in
             queue.async { continuation.resume(returning: body()) }
         }
     }
