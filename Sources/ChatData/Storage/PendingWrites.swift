@@ -96,15 +96,27 @@ struct PendingWrites {
     func store(_ db: SQLiteConnection) throws(StorageError) -> ProvisionalRowIDs {
         var assigned = ProvisionalRowIDs()
         func row(_ id: Int64) -> Int64? { id > 0 ? id : stored[id] ?? assigned[id] }
-        for write in writes {
-            switch write {
-            case .conversation(let id, let title, let branchedFrom, let at):
-                var branchedFrom = branchedFrom
+        // A conversation inserted by the write just before, with its title from the messages
+        // that follow it (a one-shot's question): their insert reads no head and sets no title.
+        var inserted: String?
+        for index in writes.indices {
+            let insertedJustBefore = inserted
+            inserted = nil
+            switch writes[index] {
+            case .conversation(let id, var title, var branchedFrom, let at):
                 if let messageID = branchedFrom?.messageID { branchedFrom?.messageID = row(messageID) }
+                if index + 1 < writes.count, case .messages(let batch, _) = writes[index + 1],
+                    batch.conversationID == id
+                {
+                    title = MessageRows.title(title, for: batch.messages)
+                    inserted = id
+                }
                 try MessageRows.insertConversation(id: id, title: title, branchedFrom: branchedFrom, at: at, db)
             case .messages(let batch, let ids):
-                let rows = try MessageRows.insert(batch, db) ?? []
-                for index in 0..<min(ids.count, rows.count) { assigned.set(rows[index], for: ids[index]) }
+                let rows =
+                    try MessageRows.insert(
+                        batch, intoNewConversation: insertedJustBefore == batch.conversationID, db) ?? []
+                for offset in 0..<min(ids.count, rows.count) { assigned.set(rows[offset], for: ids[offset]) }
             case .update(let message, let id, let at):
                 if let id = row(id) { try MessageRows.update(message, id: id, at: at, db) }
             case .remove(let ids):
