@@ -43,8 +43,7 @@ final class HistoryQueue: @unchecked Sendable {
 
     /// Runs `body` on the queue and waits for it without holding a thread. An unsafe
     /// continuation, resumed exactly once by the one job: a checked one's type metadata was made
-    /// at run time at the first use of each result type, ~0.16 M instructions the first time
-    /// (docs/PERFORMANCE.md, round 17).
+    /// at run time at the first use of each result type (docs/PERFORMANCE.md, round 17).
     func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withUnsafeContinuation { continuation in
             queue.async { continuation.resume(returning: body()) }
