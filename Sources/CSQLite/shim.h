@@ -10,6 +10,12 @@ static inline int csqlite_disable_checkpoint_on_close(sqlite3 *db) {
     return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
 }
 
+// No memory statistics, process-wide (before SQLite is first used; SQLITE_MISUSE after): they
+// take a global mutex at every allocation SQLite makes, and chat reads none of them.
+static inline int csqlite_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 // SQLite copies the text before returning, so a Swift String may be passed directly.
 static inline int csqlite_bind_text(sqlite3_stmt *statement, int index, const char *text, int bytes) {
     return sqlite3_bind_text(statement, index, text, bytes, SQLITE_TRANSIENT);

@@ -10,9 +10,11 @@
 /// on without it (SQLite's own locking still keeps the database whole).
 enum HistoryLock {
     /// Runs `body` holding the lock at `path` (or, past `patience`, without it).
-    static func holding<T>(_ path: String, patience: Duration = .seconds(3), _ body: () -> T) -> T {
+    static func holding<T, Failure: Error>(
+        _ path: String, patience: Duration = .seconds(3), _ body: () throws(Failure) -> T
+    ) throws(Failure) -> T {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return body() }
+        guard descriptor >= 0 else { return try body() }
         defer { close(descriptor) }
         let clock = ContinuousClock()
         let deadline = clock.now + patience
@@ -22,7 +24,7 @@ enum HistoryLock {
             held = flock(descriptor, LOCK_EX | LOCK_NB) == 0
         }
         defer { if held { flock(descriptor, LOCK_UN) } }
-        return body()
+        return try body()
     }
 }
 

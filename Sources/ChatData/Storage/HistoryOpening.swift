@@ -12,19 +12,18 @@ enum HistoryOpening {
     /// 250 WAL frames of a 4 KiB page (each with its 24-byte header).
     static let walCheckpointBytes = 250 * (4096 + 24)
 
-    /// Opens the history database in `directory`, salvaging a damaged one.
-    static func open(in directory: DataDirectory) -> Result<OpenHistory, DatabaseFailure> {
-        if let failure = directory.unprepared() { return .failure(failure) }
+    /// Opens the history database in `directory`, salvaging a damaged one. Its failure thrown,
+    /// not returned as a `Result`: a `Result` of `DatabaseFailure` cost every run the run-time
+    /// instantiation of its type metadata (docs/PERFORMANCE.md, round 17).
+    static func open(in directory: DataDirectory) throws(DatabaseFailure) -> OpenHistory {
+        if let failure = directory.unprepared() { throw failure }
         let path = directory.file("history.sqlite")
-        return HistoryLock.holding(directory.file("history.lock")) {
+        return try HistoryLock.holding(directory.file("history.lock")) { () throws(DatabaseFailure) in
             let identity = FileIdentity(path: path)
-            switch connect(path) {
-            case .success(let connection):
-                return .success(OpenHistory(connection: connection, path: path, identity: identity))
-            case .failure(let failure) where failure.kind == .damaged && HistoryDamage.isConfirmed(at: path):
-                return salvage(path)
-            case .failure(let failure):
-                return .failure(failure)
+            do throws(DatabaseFailure) {
+                return OpenHistory(connection: try connect(path), path: path, identity: identity)
+            } catch  where error.kind == .damaged && HistoryDamage.isConfirmed(at: path) {
+                return try salvage(path)
             }
         }
     }
@@ -33,34 +32,29 @@ enum HistoryOpening {
     /// confirmed it: sets it aside and opens a new one with what could be read of it. When
     /// another process did that already, only opens the new one.
     static func recover(in directory: DataDirectory, damaged identity: FileIdentity?)
-        -> Result<OpenHistory, DatabaseFailure>
+        throws(DatabaseFailure) -> OpenHistory
     {
         let path = directory.file("history.sqlite")
-        return HistoryLock.holding(directory.file("history.lock")) {
+        return try HistoryLock.holding(directory.file("history.lock")) { () throws(DatabaseFailure) in
             guard FileIdentity(path: path) == identity else {
                 let identity = FileIdentity(path: path)
-                return connect(path).map { OpenHistory(connection: $0, path: path, identity: identity) }
+                return OpenHistory(connection: try connect(path), path: path, identity: identity)
             }
-            return salvage(path)
+            return try salvage(path)
         }
     }
 
     /// Under the lock: moves the damaged database aside, starts a new one and copies into it.
-    private static func salvage(_ path: String) -> Result<OpenHistory, DatabaseFailure> {
-        let aside: String
-        switch HistoryDamage.setAside(path) {
-        case .success(let moved): aside = moved
-        case .failure(let failure): return .failure(failure)
-        }
+    private static func salvage(_ path: String) throws(DatabaseFailure) -> OpenHistory {
+        let aside = try HistoryDamage.setAside(path).get()
         let identity = FileIdentity(path: path)
-        return connect(path).map { connection in
-            let salvage = HistorySalvager.copy(from: aside, into: connection)
-            return OpenHistory(connection: connection, path: path, identity: identity, salvage: salvage)
-        }
+        let connection = try connect(path)
+        let salvage = HistorySalvager.copy(from: aside, into: connection)
+        return OpenHistory(connection: connection, path: path, identity: identity, salvage: salvage)
     }
 
     /// A connection to the database at `path`, created and migrated if need be.
-    private static func connect(_ path: String) -> Result<SQLiteConnection, DatabaseFailure> {
+    private static func connect(_ path: String) throws(DatabaseFailure) -> SQLiteConnection {
         do throws(StorageError) {
             let connection = try SQLiteConnection(path: path)
             try configure(connection)
@@ -74,11 +68,11 @@ enum HistoryOpening {
                 try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)")
             }
             for suffix in ["", "-wal", "-shm"] { _ = FileSystem.restrictIfNeeded(path + suffix, mode: 0o600) }
-            return .success(connection)
+            return connection
         } catch {
             var failure = error.databaseFailure ?? DatabaseFailure(reason: "\(error)")
             failure.step = .opening(path)
-            return .failure(failure)
+            throw failure
         }
     }
 

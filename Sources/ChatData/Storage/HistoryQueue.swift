@@ -41,9 +41,11 @@ final class HistoryQueue: @unchecked Sendable {
         get async { await onQueue { self.database == nil ? self.openingFailure.map(StorageError.database) : nil } }
     }
 
-    /// Runs `body` on the queue and waits for it without holding a thread.
+    /// Runs `body` on the queue and waits for it without holding a thread. An unsafe
+    /// continuation, resumed exactly once by the one job: a checked one's type metadata was made
+    /// at run time at the first use of each result type (docs/PERFORMANCE.md, round 17).
     func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
+        await withUnsafeContinuation { continuation in
             queue.async { continuation.resume(returning: body()) }
         }
     }
@@ -92,14 +94,15 @@ final class HistoryQueue: @unchecked Sendable {
     private func flush(patience: HistoryPatience) -> Bool {
         guard !pending.isEmpty else { return true }
         let pending = self.pending
-        let outcome = transactionNow(writing: true, patience: reported || waitedOutALock ? .short : patience) {
-            db throws(StorageError) in try pending.store(db)
-        }
-        switch outcome {
-        case .success(let assigned):
+        // Thrown, not a `Result`: a `Result` of `StorageError` here cost every run the run-time
+        // instantiation of its type metadata (docs/PERFORMANCE.md, round 17).
+        do throws(StorageError) {
+            let assigned = try transaction(writing: true, patience: reported || waitedOutALock ? .short : patience) {
+                db throws(StorageError) in try pending.store(db)
+            }
             self.pending.markStored(assigned)
             return true
-        case .failure(let error):
+        } catch {
             let failure = error.databaseFailure ?? DatabaseFailure(reason: "\(error)")
             lastFailure = failure
             if failure.kind == .locked { waitedOutALock = true }
@@ -149,49 +152,52 @@ final class HistoryQueue: @unchecked Sendable {
     func transactionNow<T>(
         writing: Bool, patience: HistoryPatience, _ body: (SQLiteConnection) throws(StorageError) -> T
     ) -> Result<T, StorageError> {
+        Result { () throws(StorageError) -> T in try transaction(writing: writing, patience: patience, body) }
+    }
+
+    /// On the queue: `transactionNow`, its failure thrown.
+    private func transaction<T>(
+        writing: Bool, patience: HistoryPatience, _ body: (SQLiteConnection) throws(StorageError) -> T
+    ) throws(StorageError) -> T {
         for attempt in 0...1 {
-            let open: OpenHistory
-            switch connection() {
-            case .success(let opened): open = opened
-            case .failure(let failure): return .failure(.database(failure))
-            }
+            let open = try connection()
             let db = open.connection
             if open.patience != patience, (try? db.setBusyTimeout(milliseconds: patience.milliseconds)) != nil {
                 open.patience = patience
             }
-            let result = Result { () throws(StorageError) -> T in
-                try db.transaction(writing: writing) { () throws(StorageError) -> T in try body(db) }
+            do throws(StorageError) {
+                return try db.transaction(writing: writing) { () throws(StorageError) -> T in try body(db) }
+            } catch {
+                guard error.databaseFailure?.kind == .damaged, attempt == 0, recover(open) else { throw error }
             }
-            guard case .failure(let error) = result, error.databaseFailure?.kind == .damaged, attempt == 0,
-                recover(open)
-            else { return result }
         }
-        return .failure(.unexpected("the history could not be salvaged"))
+        throw .unexpected("the history could not be salvaged")
     }
 
     // MARK: - Opening
 
     /// On the queue: opens the database (salvaging a damaged one).
     private func connect() {
-        switch HistoryOpening.open(in: directory) {
-        case .success(let opened):
+        do throws(DatabaseFailure) {
+            let opened = try HistoryOpening.open(in: directory)
             database = opened
             openingFailure = nil
             if let salvage = opened.salvage { report(.salvaged(salvage)) }
-        case .failure(let failure):
+        } catch {
             database = nil
-            openingFailure = failure
+            openingFailure = error
         }
     }
 
     /// The open database: opened again when opening failed before (it may work now), or when
-    /// another process set the file aside and started a new one.
-    private func connection() -> Result<OpenHistory, DatabaseFailure> {
-        if let database, database.isCurrent { return .success(database) }
+    /// another process set the file aside and started a new one. Thrown, not a `Result`, for
+    /// the reason `flush` gives.
+    private func connection() throws(StorageError) -> OpenHistory {
+        if let database, database.isCurrent { return database }
         database = nil
         connect()
-        if let database { return .success(database) }
-        return .failure(openingFailure ?? DatabaseFailure(reason: "the history is not open"))
+        if let database { return database }
+        throw .database(openingFailure ?? DatabaseFailure(reason: "the history is not open"))
     }
 
     /// After SQLite called `open`'s database damaged: when an integrity check confirms it, sets
@@ -207,13 +213,13 @@ final class HistoryQueue: @unchecked Sendable {
         }
         let identity = open.fileIdentity
         database = nil
-        switch HistoryOpening.recover(in: directory, damaged: identity) {
-        case .success(let opened):
+        do throws(DatabaseFailure) {
+            let opened = try HistoryOpening.recover(in: directory, damaged: identity)
             database = opened
             if let salvage = opened.salvage { report(.salvaged(salvage)) }
             return true
-        case .failure(let failure):
-            openingFailure = failure
+        } catch {
+            openingFailure = error
             return false
         }
     }

@@ -16,6 +16,13 @@ enum MessageRows {
             [id, title, time, time, branchedFrom?.conversationID, branchedFrom?.messageID, branchedFrom?.turn])
     }
 
+    /// The title a new conversation is inserted with when `messages` are stored with it:
+    /// `title`, or when it has none, the one its first question gives it (as `insert` would).
+    static func title(_ title: String, for messages: [ChatMessage]) -> String {
+        guard title.isEmpty, let question = messages.first(where: { $0.role == .user }) else { return title }
+        return ConversationTitle.make(from: question.content)
+    }
+
     /// A conversation id no stored conversation has (as far as `db` can tell, if it can be read).
     static func unusedConversationID(_ db: SQLiteConnection?) -> String {
         guard let db else { return ConversationID.make() }
@@ -35,10 +42,20 @@ enum MessageRows {
     /// before it and the first following the conversation's head (they become the end of the
     /// branch shown); returns their row ids, or nil when the conversation is not stored (it was
     /// deleted meanwhile, by `chat --delete` elsewhere: it takes no more). The full-text index
-    /// takes them in at the next search (`SearchIndex`), not here.
-    static func insert(_ batch: MessageBatch, _ db: SQLiteConnection) throws(StorageError) -> [Int64]? {
+    /// takes them in at the next search (`SearchIndex`), not here. `intoNewConversation`: the
+    /// conversation was inserted in this transaction, titled already (`title(_:for:)`), with no
+    /// message for the first to follow, so neither is read or written again.
+    static func insert(_ batch: MessageBatch, intoNewConversation: Bool = false, _ db: SQLiteConnection)
+        throws(StorageError) -> [Int64]?
+    {
         let messages = batch.messages
-        guard let parent = try head(of: batch.conversationID, db) else { return nil }
+        let parent: Int64
+        if intoNewConversation {
+            parent = 0
+        } else {
+            guard let head = try head(of: batch.conversationID, db) else { return nil }
+            parent = head
+        }
         guard !messages.isEmpty else { return [] }
         let storedSettings = json(StoredSettingsDTO(batch.settings))
         // Many rows (a `/load`ed conversation) touch many pages of the table and its index:
@@ -94,7 +111,7 @@ enum MessageRows {
             try db.run("UPDATE message SET parent_id = id - 1 WHERE id > ? AND id <= ?", [first, last])
         }
         // A conversation is titled after its first question.
-        if let question = messages.first(where: { $0.role == .user }) {
+        if !intoNewConversation, let question = messages.first(where: { $0.role == .user }) {
             try db.run(
                 "UPDATE conversation SET title = ? WHERE id = ? AND title = ''",
                 [ConversationTitle.make(from: question.content), batch.conversationID])

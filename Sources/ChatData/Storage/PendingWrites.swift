@@ -28,7 +28,7 @@ struct PendingWrites {
     private(set) var writes: [Write] = []
     private var nextProvisionalID: Int64 = -1
     /// The row ids of stored messages that were given provisional ones.
-    private var stored: [Int64: Int64] = [:]
+    private var stored = ProvisionalRowIDs()
 
     var isEmpty: Bool { writes.isEmpty }
 
@@ -93,19 +93,30 @@ struct PendingWrites {
 
     /// Stores every write, in order, through `db`, in the caller's transaction: returns the row
     /// ids the messages got, by provisional id, for `markStored` once the transaction commits.
-    func store(_ db: SQLiteConnection) throws(StorageError) -> [Int64: Int64] {
-        var assigned: [Int64: Int64] = [:]
+    func store(_ db: SQLiteConnection) throws(StorageError) -> ProvisionalRowIDs {
+        var assigned = ProvisionalRowIDs()
         func row(_ id: Int64) -> Int64? { id > 0 ? id : stored[id] ?? assigned[id] }
-        for write in writes {
-            switch write {
-            case .conversation(let id, let title, let branchedFrom, let at):
-                var branchedFrom = branchedFrom
+        // A conversation inserted by the write just before, with its title from the messages
+        // that follow it (a one-shot's question): their insert reads no head and sets no title.
+        var inserted: String?
+        for index in writes.indices {
+            let insertedJustBefore = inserted
+            inserted = nil
+            switch writes[index] {
+            case .conversation(let id, var title, var branchedFrom, let at):
                 if let messageID = branchedFrom?.messageID { branchedFrom?.messageID = row(messageID) }
+                if index + 1 < writes.count, case .messages(let batch, _) = writes[index + 1],
+                    batch.conversationID == id
+                {
+                    title = MessageRows.title(title, for: batch.messages)
+                    inserted = id
+                }
                 try MessageRows.insertConversation(id: id, title: title, branchedFrom: branchedFrom, at: at, db)
             case .messages(let batch, let ids):
-                for (provisional, row) in zip(ids, try MessageRows.insert(batch, db) ?? []) {
-                    assigned[provisional] = row
-                }
+                let rows =
+                    try MessageRows.insert(
+                        batch, intoNewConversation: insertedJustBefore == batch.conversationID, db) ?? []
+                for offset in 0..<min(ids.count, rows.count) { assigned.set(rows[offset], for: ids[offset]) }
             case .update(let message, let id, let at):
                 if let id = row(id) { try MessageRows.update(message, id: id, at: at, db) }
             case .remove(let ids):
@@ -120,8 +131,8 @@ struct PendingWrites {
     }
 
     /// After the transaction `store` ran in committed: nothing is pending any more.
-    mutating func markStored(_ assigned: [Int64: Int64]) {
-        stored.merge(assigned) { $1 }
+    mutating func markStored(_ assigned: ProvisionalRowIDs) {
+        stored.merge(assigned)
         writes.removeAll()
     }
 

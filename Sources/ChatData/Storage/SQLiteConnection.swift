@@ -13,8 +13,14 @@ import ChatDomain
 final class SQLiteConnection {
     let handle: OpaquePointer
 
+    /// SQLite's process-wide settings, made once before the first connection opens: no memory
+    /// statistics (`csqlite_disable_memory_statistics`). Fails harmlessly when something in
+    /// the process used SQLite first.
+    private static let configured: Void = { _ = csqlite_disable_memory_statistics() }()
+
     /// Opens the database at `path` for reading and writing, creating the file if needed.
     init(path: String) throws(StorageError) {
+        Self.configured
         var handle: OpaquePointer?
         // NOMUTEX: the owner serializes, so SQLite's own locking would be wasted.
         let code = sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)

@@ -58,7 +58,7 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
     {
         let settings = (conversation.settings, conversation.systemPrompt, conversation.title ?? "")
         let branchedFrom = conversation.branchedFrom
-        return await queue.onQueue { [queue] in
+        let begun = await queue.onQueue { [queue] in
             let id = queue.unusedConversationID()
             let now = HTTPDate.now()
             var writes: [PendingWrites.Write] = [
@@ -69,8 +69,17 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                     conversationID: id, messages: messages, settings: settings.0, systemPrompt: settings.1, at: now)
                 writes.append(.messages(batch, ids: []))
             }
-            return (id, queue.storeNow(writes, patience: .short).last ?? [])
+            return Begun(id: id, messageIDs: queue.storeNow(writes, patience: .short).last ?? [])
         }
+        return (begun.id, begun.messageIDs)
+    }
+
+    /// What `begin` hands back from the queue: a struct, not the tuple it returns, whose type
+    /// metadata (an optional tuple with labels) was made at run time on every one-shot
+    /// (docs/PERFORMANCE.md, round 17).
+    private struct Begun: Sendable {
+        let id: String
+        let messageIDs: [Int64]
     }
 
     /// All of `messages` in one transaction (a `/load`ed conversation of a thousand turns is
