@@ -14,3 +14,17 @@ public struct ToolResult: Sendable, Equatable {
         self.isError = isError
     }
 }
+
+extension ToolResult {
+    /// Its content as text, for a provider that takes only text: the text parts, one after
+    /// another, with a line in place of each image.
+    public var text: String {
+        content.map { part in
+            switch part {
+            case .text(let text): text
+            case .image(let image): "[an image (\(image.mimeType)) that cannot be shown here]"
+            case .toolCall, .toolResult: ""
+            }
+        }.filter { !$0.isEmpty }.joined(separator: "\n")
+    }
+}
