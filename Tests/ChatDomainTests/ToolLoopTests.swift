@@ -200,3 +200,32 @@ struct ToolLoopTests {
         #expect(turn.answer?.toolCalls.map(\.id) == ["a"])
     }
 }
+
+@Suite("A tool result's size")
+struct ToolResultCutTests {
+    @Test("a result over the limit is cut at a character's edge, saying how much was left out")
+    func cut() {
+        let result = ToolResult(callID: "a", content: [.text("ab"), .text("cdé"), .text("fgh")])
+        let cut = result.cut(toBytes: 4)
+        #expect(
+            cut.content == [
+                .text("ab"), .text("cd"), .text("[the result was cut here: 5 of its 9 bytes were left out]"),
+            ])
+        let inside = result.cut(toBytes: 5)
+        #expect(inside.content.prefix(2) == [.text("ab"), .text("cd")])
+        #expect(result.cut(toBytes: 9) == result)
+    }
+
+    @Test("the loop sends at most the limit of a result to the model")
+    func loopCuts() async throws {
+        let repository = StubGPTRepository([calling(call("a")), finalAnswer])
+        let useCase = GPTChatUseCase(
+            repository: repository,
+            tools: ToolLoop(source: StubToolSource(), consent: StubConsent(), maxResultBytes: 2))
+        var conversation = Conversation(settings: settings)
+        _ = await useCase.send("Time?", in: &conversation) { _ in }
+        let sent = try #require(results(repository).first?["a"])
+        #expect(sent.content.first == .text("12"))
+        #expect(sent.text.contains("3 of its 5 bytes were left out"))
+    }
+}

@@ -162,7 +162,9 @@ final class MCPStdioConnection: Sendable {
             guard state.withLock({ !$0.reaped }) else { return false }
             var written = 0
             while written < bytes.count {
-                let count = bytes.withUnsafeBytes { write(input, $0.baseAddress.map { $0 + written }, bytes.count - written) }
+                let count = bytes.withUnsafeBytes {
+                    write(input, $0.baseAddress.map { $0 + written }, bytes.count - written)
+                }
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { return false }
                 written += count

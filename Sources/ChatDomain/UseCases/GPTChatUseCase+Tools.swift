@@ -73,7 +73,7 @@ extension GPTChatUseCase {
         case .run:
             break
         }
-        var result = await loop.source.call(call)
+        var result = await loop.source.call(call).cut(toBytes: loop.maxResultBytes)
         result.callID = call.id
         return result
     }
