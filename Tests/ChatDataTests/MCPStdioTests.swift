@@ -153,8 +153,10 @@ private struct Allow: ToolConsent {
             return
         }
         #expect(failure.message.contains("no answer within"))
+        // A process group of its own: the terminal's Ctrl-C does not reach it.
+        #expect(getpgid(connection.pid) == connection.pid)
         let clock = ContinuousClock.now
-        connection.close()
+        await connection.close()
         #expect(ContinuousClock.now - clock < .seconds(3.5))
         #expect(isGone(connection.pid))
         // Its stderr went to the log, not the terminal.
@@ -175,7 +177,7 @@ private struct Allow: ToolConsent {
             return
         }
         #expect(failure.message.contains("ended"))
-        connection.close()
+        await connection.close()
     }
 
     @Test("a cancelled request ends at once and the server is told")
@@ -191,7 +193,7 @@ private struct Allow: ToolConsent {
         let result = await task.value
         #expect(ContinuousClock.now - clock < .seconds(2))
         #expect(result == .failure(MCPFailure("the user cancelled this tool call")))
-        connection.close()
+        await connection.close()
         let text = (try? String(contentsOfFile: seen, encoding: .utf8)) ?? ""
         #expect(text.contains(#""method":"notifications/cancelled""#), "\(text)")
         try? FileManager.default.removeItem(atPath: seen)

@@ -55,7 +55,8 @@ final class MCPStdioConnection: Sendable {
         }
         let spawned = ProcessSpawn.spawn(
             [entry.command] + entry.arguments, actions: &actions,
-            environment: Self.environment(adding: entry.environment), searchPath: !entry.command.contains("/"))
+            environment: Self.environment(adding: entry.environment), searchPath: !entry.command.contains("/"),
+            ownProcessGroup: true)
         Glibc.close(toChild[0])
         Glibc.close(fromChild[1])
         if log >= 0 { Glibc.close(log) }
@@ -111,8 +112,20 @@ final class MCPStdioConnection: Sendable {
         _ = send(.object(["jsonrpc": .string("2.0"), "method": .string(method), "params": params]))
     }
 
+    /// `close()` on a queue of its own, so that waiting for the child blocks no thread of
+    /// Swift's cooperative pool.
+    func close() async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [self] in
+                close()
+                continuation.resume()
+            }
+        }
+    }
+
     /// Ends the child within 3 s: closes its input (a server ends at the end of its input), then
     /// sends SIGTERM after 1 s and SIGKILL after 2 s more; every request still waiting fails.
+    /// Blocks while it waits.
     func close() {
         let first = state.withLock { state -> Bool in
             defer { state.reaped = true }

@@ -52,11 +52,14 @@ actor MCPToolSource: ToolSource {
         return await client.call(route.tool, arguments: call.arguments, callID: call.id)
     }
 
-    /// Ends every server started (each within 3 s).
-    func close() {
-        for connection in connections { connection.close() }
+    /// Ends every server started, all at once, each within 3 s.
+    func close() async {
+        let ending = connections
         connections = []
         clients = [:]
+        await withTaskGroup(of: Void.self) { group in
+            for connection in ending { group.addTask { await connection.close() } }
+        }
     }
 
     private func start(_ entry: MCPServerEntry) async -> Result<[ToolDefinition], MCPFailure> {
@@ -69,11 +72,11 @@ actor MCPToolSource: ToolSource {
         connections.append(connection)
         let started = await MCPClient.start(connection, entry: entry, clientVersion: clientVersion)
         guard case .success(let client) = started else {
-            connection.close()
+            await connection.close()
             return started.map { _ in [] }
         }
         let tools = await client.tools()
-        if case .success = tools { clients[entry.name] = client } else { connection.close() }
+        if case .success = tools { clients[entry.name] = client } else { await connection.close() }
         return tools
     }
 

@@ -16,10 +16,11 @@ public enum ProcessSpawn {
 
     /// Spawns `arguments[0]` (a path; with `searchPath`, a name looked for in `PATH` as a shell
     /// does) with `arguments` and `environment` (`NAME=value` entries; this process's when
-    /// nil); the child's pid.
+    /// nil); the child's pid. With `ownProcessGroup`, the child leads a process group of its
+    /// own, so the terminal's Ctrl-C (sent to the foreground group) does not reach it.
     public static func spawn(
         _ arguments: [String], actions: UnsafePointer<posix_spawn_file_actions_t>?, environment: [String]? = nil,
-        searchPath: Bool = false
+        searchPath: Bool = false, ownProcessGroup: Bool = false
     ) -> Result<pid_t, Failure> {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -31,7 +32,12 @@ public enum ProcessSpawn {
         sigemptyset(&defaults)
         for number in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            flags |= POSIX_SPAWN_SETPGROUP
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
