@@ -199,6 +199,60 @@ private struct Allow: ToolConsent {
         try? FileManager.default.removeItem(atPath: seen)
     }
 
+    /// A small MCP server of the tests' own, in Python: `grow` adds a tool and says the list
+    /// changed; `big` answers 10 MB of text; `esc` answers text with escape sequences.
+    static let fakeServer = #"""
+        import json, sys
+        tools = [{"name": "grow", "description": "adds a tool", "inputSchema": {"type": "object"}},
+                 {"name": "big", "description": "10 MB", "inputSchema": {"type": "object"}},
+                 {"name": "esc", "description": "\u001b]0;title\u0007", "inputSchema": {"type": "object"}}]
+        def send(message):
+            sys.stdout.write(json.dumps(message) + "\n"); sys.stdout.flush()
+        for line in sys.stdin:
+            message = json.loads(line)
+            method, id = message.get("method"), message.get("id")
+            if id is None: continue
+            if method == "initialize":
+                send({"jsonrpc": "2.0", "id": id, "result": {"protocolVersion": "2025-06-18", "capabilities": {"tools": {"listChanged": True}}, "serverInfo": {"name": "fake", "version": "0"}}})
+            elif method == "tools/list":
+                send({"jsonrpc": "2.0", "id": id, "result": {"tools": tools}})
+            elif method == "tools/call":
+                name = message["params"]["name"]
+                if name == "grow":
+                    tools.append({"name": "new", "inputSchema": {"type": "object"}})
+                    send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+                    text = "grown"
+                elif name == "big":
+                    text = "x" * (10 * 1024 * 1024)
+                else:
+                    text = "\u001b[2J\u001b]52;c;AAAA\u0007done"
+                send({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": text}, {"type": "image", "data": "AAAA", "mimeType": "image/png"}]}})
+        """#
+
+    @Test("list_changed, a 10 MB result, escape sequences and an image from a fake server")
+    func fakeServerBehaviour() async throws {
+        let entry = MCPServerEntry(name: "fake", command: "python3", arguments: ["-c", Self.fakeServer])
+        let source = MCPToolSource([entry], clientVersion: "test") { _ in "/dev/null" }
+        #expect(await source.tools().map(\.name) == ["fake__grow", "fake__big", "fake__esc"])
+        let grown = await source.call(ToolCall(id: "1", name: "fake__grow", arguments: .object([:])))
+        #expect(grown.content.first == .text("grown"))
+        #expect(grown.content.last == .text("[image (image/png) of about 3 bytes, not shown to the model]"))
+        var names: [String] = []
+        for _ in 0..<50 {
+            names = await source.tools().map(\.name)
+            if names.count == 4 { break }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(names == ["fake__grow", "fake__big", "fake__esc", "fake__new"])
+        let big = await source.call(ToolCall(id: "2", name: "fake__big", arguments: .object([:])))
+        #expect(!big.isError)
+        #expect(big.text.utf8.count > 10 * 1024 * 1024)
+        // The source hands the text on as it is; showing it safely is the presentation's work.
+        let escaped = await source.call(ToolCall(id: "3", name: "fake__esc", arguments: .object([:])))
+        #expect(escaped.content.first == .text("\u{1B}[2J\u{1B}]52;c;AAAA\u{07}done"))
+        await source.close()
+    }
+
     @Test("offered names: server__tool within the providers' rules")
     func offeredNames() {
         #expect(MCPToolSource.offeredName(server: "time", tool: "get_current_time") == "time__get_current_time")

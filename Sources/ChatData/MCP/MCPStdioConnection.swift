@@ -33,10 +33,16 @@ final class MCPStdioConnection: Sendable {
     /// One writer at a time, so that messages are never interleaved.
     private let writing = Mutex(())
     private let timers = DispatchQueue(label: "chat.mcp.timers")
+    /// Told the method of each notification the server sends.
+    private let onNotification: @Sendable (String) -> Void
 
-    /// Starts `entry`'s command, its standard error appended to `logPath`.
-    init(_ entry: MCPServerEntry, logPath: String) throws(MCPFailure) {
+    /// Starts `entry`'s command, its standard error appended to `logPath`; `onNotification`
+    /// hears the method of each notification it sends.
+    init(_ entry: MCPServerEntry, logPath: String, onNotification: @escaping @Sendable (String) -> Void = { _ in })
+        throws(MCPFailure)
+    {
         name = entry.name
+        self.onNotification = onNotification
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
         guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw MCPFailure("could not create a pipe") }
@@ -217,7 +223,10 @@ final class MCPStdioConnection: Sendable {
         guard let message = try? JSONParser.parse(line), message.isObject else { return }
         let id = message["id"]
         if let method = message["method"]?.string {
-            guard let id else { return }  // a notification
+            guard let id else {
+                onNotification(method)
+                return
+            }
             let answer: (String, JSONValue) =
                 method == "ping"
                 ? ("result", .object([:]))
