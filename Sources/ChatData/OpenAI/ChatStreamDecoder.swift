@@ -14,6 +14,10 @@ struct ChatStreamDecoder: StreamEventDecoder {
     private(set) var finishReason: String?
     /// The shape of the last chunk read in full.
     private var shape: JSONShape<ChatCompletionDTO>?
+    /// The tool calls of the answer so far, from their fragments; sent whole as the answer ends
+    /// (at its finish reason, or at `[DONE]` if none came).
+    private var toolCalls = ToolCallAssembly()
+    private var toolCallsSent = false
 
     /// Whether the answer may be called complete if the stream ends now.
     var isComplete: Bool { isDone || finishReason != nil }
@@ -33,16 +37,35 @@ struct ChatStreamDecoder: StreamEventDecoder {
         if data.isEmpty { return }
         if data.hasBytes(of: "[DONE]") {
             isDone = true
+            sendToolCalls(emit)
             return
         }
-        let (error, reason) = try Self.withChunk(in: data, shape: &shape) { chunk -> (String?, String?) in
-            if let error = chunk.error.summary() { return (error.message, nil) }
+        // Only an answer with tool calls pays for them: `fragments` is nil in every other chunk.
+        let assembling = !toolCalls.isEmpty
+        let (error, reason, fragments) = try Self.withChunk(in: data, shape: &shape) {
+            chunk -> (String?, String?, [ToolCallDTO]?) in
+            if let error = chunk.error.summary() { return (error.message, nil, nil) }
             let reason = chunk.finishReason
-            if reason != "error" { chunk.forEachStreamEvent(emit) }
-            return (nil, reason)
+            let fragments = chunk.toolCallFragments
+            if reason != "error" { chunk.forEachStreamEvent(emit, finish: !assembling && fragments == nil) }
+            return (nil, reason, fragments)
         }
         if let error { throw .streamError(message: error) }
+        if assembling || fragments != nil {
+            for fragment in fragments ?? [] { toolCalls.add(fragment) }
+            if let reason, !reason.isEmpty, reason != "error" {
+                sendToolCalls(emit)
+                emit(.finished(reason: reason))
+            }
+        }
         try take(finishReason: reason)
+    }
+
+    /// Sends the assembled tool calls, once, if there are any.
+    private mutating func sendToolCalls(_ emit: (ChatEvent) -> Void) {
+        guard !toolCallsSent, !toolCalls.isEmpty else { return }
+        toolCallsSent = true
+        emit(.toolCalls(toolCalls.calls))
     }
 
     /// Lends `body` the chunk (or error) an event's `data` holds (in place, as `JSONShape` lends

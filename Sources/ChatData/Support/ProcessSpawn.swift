@@ -14,11 +14,14 @@ public enum ProcessSpawn {
         public let code: Int32
     }
 
-    /// Spawns `arguments[0]` (a path) with `arguments` and this process's environment; the
-    /// child's pid.
-    public static func spawn(_ arguments: [String], actions: UnsafePointer<posix_spawn_file_actions_t>?)
-        -> Result<pid_t, Failure>
-    {
+    /// Spawns `arguments[0]` (a path; with `searchPath`, a name looked for in `PATH` as a shell
+    /// does) with `arguments` and `environment` (`NAME=value` entries; this process's when
+    /// nil); the child's pid. With `ownProcessGroup`, the child leads a process group of its
+    /// own, so the terminal's Ctrl-C (sent to the foreground group) does not reach it.
+    public static func spawn(
+        _ arguments: [String], actions: UnsafePointer<posix_spawn_file_actions_t>?, environment: [String]? = nil,
+        searchPath: Bool = false, ownProcessGroup: Bool = false
+    ) -> Result<pid_t, Failure> {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -29,11 +32,27 @@ public enum ProcessSpawn {
         sigemptyset(&defaults)
         for number in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&defaults, number) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if ownProcessGroup {
+            flags |= POSIX_SPAWN_SETPGROUP
+            posix_spawnattr_setpgroup(&attributes, 0)
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], actions, &attributes, &argv, environ)
+        var envp: [UnsafeMutablePointer<CChar>?]? = environment.map { $0.map { strdup($0) } + [nil] }
+        defer { envp?.forEach { free($0) } }
+        let result =
+            if var envp {
+                searchPath
+                    ? posix_spawnp(&pid, arguments[0], actions, &attributes, &argv, &envp)
+                    : posix_spawn(&pid, arguments[0], actions, &attributes, &argv, &envp)
+            } else {
+                searchPath
+                    ? posix_spawnp(&pid, arguments[0], actions, &attributes, &argv, environ)
+                    : posix_spawn(&pid, arguments[0], actions, &attributes, &argv, environ)
+            }
         return result == 0 ? .success(pid) : .failure(Failure(code: result))
     }
 

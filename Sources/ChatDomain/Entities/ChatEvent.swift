@@ -11,4 +11,7 @@ public enum ChatEvent: Sendable, Equatable {
     /// The request failed before any answer arrived and is sent again after `delay` seconds;
     /// `attempt` counts retries from 1 up to `limit`.
     case retrying(attempt: Int, limit: Int, delay: Double, reason: String)
+    /// The answer asks for these tools to be run, in order: sent once, whole, as the answer ends
+    /// (before `.finished`).
+    case toolCalls([ToolCall])
 }

@@ -96,7 +96,7 @@ public struct ChatMessage: Sendable, Equatable {
     }
 
     /// Adds what a streamed `event` carries: answer text to the content, reasoning to the
-    /// reasoning, token usage. Appends in place, so a long answer is never copied whole.
+    /// reasoning, token usage, the tool calls the answer ends with. Appends in place, so a long answer is never copied whole.
     public mutating func add(_ event: ChatEvent) {
         switch event {
         case .text(let piece):
@@ -106,6 +106,8 @@ public struct ChatMessage: Sendable, Equatable {
             if reasoning == nil { reasoning = piece } else { reasoning?.append(piece) }
         case .usage(let usage):
             self.usage = usage
+        case .toolCalls(let calls):
+            parts += calls.map(MessagePart.toolCall)
         case .finished, .retrying:
             break
         }

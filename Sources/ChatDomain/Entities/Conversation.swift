@@ -34,7 +34,7 @@ public struct Conversation: Sendable, Equatable {
             result.append(ChatMessage(role: .system, content: systemPrompt))
         }
         for message in messages where message.state != .failed {
-            if message.role == .assistant && message.content.isEmpty { continue }
+            if message.role == .assistant && message.content.isEmpty && message.toolCalls.isEmpty { continue }
             result.append(message)
         }
         return result
@@ -55,7 +55,7 @@ public struct Conversation: Sendable, Equatable {
             omitted += 1
         }
         // Never begin the turns with an answer whose question was left out.
-        while kept.count > system + 1 && kept[system].role == .assistant {
+        while kept.count > system + 1 && (kept[system].role == .assistant || kept[system].role == .tool) {
             kept.remove(at: system)
             omitted += 1
         }

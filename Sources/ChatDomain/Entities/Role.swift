@@ -3,4 +3,6 @@ public enum Role: String, Sendable, Equatable, Codable {
     case system
     case user
     case assistant
+    /// The results of an answer's tool calls (`MessagePart.toolResult`), sent back to the model.
+    case tool
 }

@@ -1,21 +1,26 @@
 /// `ChatUseCase` over a `GPTRepository`, storing every message through a `ConversationRecorder`
 /// when there is one.
 public struct GPTChatUseCase: ChatUseCase {
-    private let repository: any GPTRepository
-    private let recorder: (any ConversationRecorder)?
+    let repository: any GPTRepository
+    let recorder: (any ConversationRecorder)?
     private let modelList: (any ModelRepository)?
+    /// The tools answers may call, if any (`GPTChatUseCase+Tools`).
+    let tools: ToolLoop?
 
     /// Creates the use case over `repository`. With a `recorder`, every message is stored as it
     /// happens: the user's while the request is on its way (before any of the answer is read),
     /// the answer while it streams (the recorder decides how often) and when it ends. With a
-    /// `modelList`, the models come from it instead of straight from `repository`.
+    /// `modelList`, the models come from it instead of straight from `repository`. With `tools`,
+    /// their tools are offered, and an answer that calls them is followed by the calls' results
+    /// and the answer to them (only the last answer is stored, when it ends).
     public init(
         repository: any GPTRepository, recorder: (any ConversationRecorder)? = nil,
-        modelList: (any ModelRepository)? = nil
+        modelList: (any ModelRepository)? = nil, tools: ToolLoop? = nil
     ) {
         self.repository = repository
         self.recorder = recorder
         self.modelList = modelList
+        self.tools = tools
     }
 
     public func send(
@@ -74,19 +79,32 @@ public struct GPTChatUseCase: ChatUseCase {
         return await repository.listModels()
     }
 
-    /// Asks for the answer to `conversation`; `whileSending` runs once the request has started,
-    /// before the answer is read.
+    /// Asks for the answer to `conversation` (with tools, the loop of their calls);
+    /// `whileSending` runs once the request has started, before the answer is read.
     private func answer(
         _ conversation: inout Conversation, onEvent: (ChatEvent) -> Void,
         whileSending: (inout Conversation) async -> Void = { _ in }
     ) async -> Turn {
+        guard let tools else {
+            return await answerOnce(&conversation, onEvent: onEvent, whileSending: whileSending)
+        }
+        return await answerWithTools(&conversation, loop: tools, onEvent: onEvent, whileSending: whileSending)
+    }
+
+    /// Asks once for the answer to `conversation`, offering `offered`; `whileSending` runs once
+    /// the request has started, before the answer is read. The answer is stored as it streams
+    /// unless `record` is false.
+    func answerOnce(
+        _ conversation: inout Conversation, offered: [ToolDefinition] = [], record: Bool = true,
+        onEvent: (ChatEvent) -> Void, whileSending: (inout Conversation) async -> Void = { _ in }
+    ) async -> Turn {
         let (messages, omitted) = conversation.requestMessagesWithinContext
-        let request = ChatRequest(messages: messages, settings: conversation.settings)
+        let request = ChatRequest(messages: messages, settings: conversation.settings, tools: offered)
         let answer = repository.streamChat(request)
         await whileSending(&conversation)
         // Until it ends well, a stored answer counts as interrupted: a killed process leaves it so.
         var partial = ChatMessage(role: .assistant, content: "", state: .interrupted)
-        let recording = recorder.flatMap { recorder in
+        let recording = (record ? recorder : nil).flatMap { recorder in
             conversation.id.map {
                 recorder.recordAnswer(
                     to: $0, settings: conversation.settings, systemPrompt: conversation.systemPrompt)

@@ -19,6 +19,7 @@ extension ErrorWording {
         case .malformedResponse: "malformed_response"
         case .unsupportedEncoding: "unsupported_encoding"
         case .unsupportedSetting: "unsupported_setting"
+        case .toolRoundLimit: "tool_round_limit"
         case .cancelled: "cancelled"
         }
     }

@@ -53,6 +53,10 @@ public enum ErrorWording {
             return
                 "the \(provider) provider takes no \(name): leave it out for this provider (\(flag), or \(name) in the "
                 + "config or the role)"
+        case .toolRoundLimit(let rounds):
+            return
+                "the model asked for tools again after \(rounds) round\(rounds == 1 ? "" : "s") of tool calls; stopped "
+                + "there (the limit on rounds of tool calls)"
         case .cancelled:
             return "interrupted"
         }
@@ -238,7 +242,7 @@ extension ChatError {
         case .streamCut(let message): return .streamCut(clean(message))
         case .malformedResponse(let message): return .malformedResponse(clean(message))
         case .unsupportedEncoding(let encoding): return .unsupportedEncoding(ServerText.line(encoding, limit: 40))
-        case .connectTimeout, .idleTimeout, .unsupportedSetting, .cancelled: return self
+        case .connectTimeout, .idleTimeout, .unsupportedSetting, .toolRoundLimit, .cancelled: return self
         }
     }
 }

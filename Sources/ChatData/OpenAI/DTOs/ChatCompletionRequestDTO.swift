@@ -7,22 +7,31 @@ struct ChatCompletionRequestDTO: JSONFields, Equatable {
     struct MessageDTO: JSONFields, Equatable {
         var role = ""
         var content = ContentDTO.text("")
+        /// An answer's tool calls (`role` `assistant`).
+        var tool_calls: [ToolCallDTO]?
+        /// The call a result answers (`role` `tool`).
+        var tool_call_id: String?
 
         static let fields: [JSONField<Self>] = [
             JSONField("content", { $0.content }, { $0.content = $1 }), JSONField("role", { $0.role }, { $0.role = $1 }),
+            JSONField("tool_calls", optional: { $0.tool_calls }, { $0.tool_calls = $1 }),
+            JSONField("tool_call_id", optional: { $0.tool_call_id }, { $0.tool_call_id = $1 }),
         ]
         .sortedByName()
     }
 
-    /// A message's content: a string, or (with images) a list of parts.
+    /// A message's content: a string, or (with images) a list of parts; null for an answer that
+    /// is only tool calls.
     enum ContentDTO: JSONRepresentable, Equatable {
         case text(String)
         case parts([PartDTO])
+        case none
 
         func write(to json: inout JSONText) -> Bool {
             switch self {
             case .text(let text): text.write(to: &json)
             case .parts(let parts): parts.write(to: &json)
+            case .none: JSONValue.null.write(to: &json)
             }
         }
 
@@ -31,6 +40,8 @@ struct ChatCompletionRequestDTO: JSONFields, Equatable {
                 self = .text(text)
             } else if let parts = [PartDTO](json: json) {
                 self = .parts(parts)
+            } else if json == .null {
+                self = .none
             } else {
                 return nil
             }
@@ -42,8 +53,56 @@ struct ChatCompletionRequestDTO: JSONFields, Equatable {
             case .text(let text): text.utf8.count
             case .parts(let parts):
                 parts.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) + ($1.image_url?.url.utf8.count ?? 0) + 48 }
+            case .none: 0
             }
         }
+    }
+
+    /// A call in an answer sent back: `{"id": …, "type": "function", "function": {"name": …,
+    /// "arguments": "<JSON text>"}}`.
+    struct ToolCallDTO: JSONFields, Equatable {
+        var id = ""
+        var type = "function"
+        var function = FunctionCallDTO()
+
+        static let fields: [JSONField<Self>] = [
+            JSONField("id", { $0.id }, { $0.id = $1 }), JSONField("type", { $0.type }, { $0.type = $1 }),
+            JSONField("function", { $0.function }, { $0.function = $1 }),
+        ].sortedByName()
+    }
+
+    struct FunctionCallDTO: JSONFields, Equatable {
+        var name = ""
+        var arguments = ""
+
+        static let fields: [JSONField<Self>] = [
+            JSONField("name", { $0.name }, { $0.name = $1 }),
+            JSONField("arguments", { $0.arguments }, { $0.arguments = $1 }),
+        ].sortedByName()
+    }
+
+    /// A tool offered: `{"type": "function", "function": {"name": …, "description": …,
+    /// "parameters": <JSON Schema>}}`.
+    struct ToolDTO: JSONFields, Equatable {
+        var type = "function"
+        var function = FunctionDTO()
+
+        static let fields: [JSONField<Self>] = [
+            JSONField("type", { $0.type }, { $0.type = $1 }),
+            JSONField("function", { $0.function }, { $0.function = $1 }),
+        ].sortedByName()
+    }
+
+    struct FunctionDTO: JSONFields, Equatable {
+        var name = ""
+        var description: String?
+        var parameters = JSONValue.null
+
+        static let fields: [JSONField<Self>] = [
+            JSONField("name", { $0.name }, { $0.name = $1 }),
+            JSONField("description", optional: { $0.description }, { $0.description = $1 }),
+            JSONField("parameters", { $0.parameters }, { $0.parameters = $1 }),
+        ].sortedByName()
     }
 
     /// `{"type": "text", "text": …}` or `{"type": "image_url", "image_url": {"url": …}}`.
@@ -104,9 +163,12 @@ struct ChatCompletionRequestDTO: JSONFields, Equatable {
     /// The sampling parameters set, each sent under its wire name (`SamplingTable`).
     var sampling = SamplingValues()
     var response_format: ResponseFormatDTO?
+    /// The tools offered; left out when there are none.
+    var tools: [ToolDTO]?
 
     static let fields: [JSONField<Self>] =
         ([
+            JSONField("tools", optional: { $0.tools }, { $0.tools = $1 }),
             JSONField("model", { $0.model }, { $0.model = $1 }),
             JSONField("messages", { $0.messages }, { $0.messages = $1 }),
             JSONField("stream", { $0.stream }, { $0.stream = $1 }),

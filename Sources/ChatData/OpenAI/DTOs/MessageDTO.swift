@@ -8,7 +8,7 @@ struct MessageDTO: JSONObjectDTO, Equatable {
     var reasoning_content: String?
     /// Ollama and OpenRouter.
     var reasoning: String?
-    /// The tools the model calls; streamed in fragments, by `index`. Read, not yet used.
+    /// The tools the model calls; streamed in fragments, by `index` (`ToolCallAssembly`).
     var tool_calls: [ToolCallDTO]?
 
     mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {

@@ -17,27 +17,39 @@ extension ChatCompletionDTO {
         choices?.withUnsafeBufferPointer { Self.firstChoice(in: $0)?.pointee.finish_reason }
     }
 
-    /// The events of a streamed chunk, in order: choice 0's delta and finish reason, then the
-    /// usage.
-    func forEachStreamEvent(_ emit: (ChatEvent) -> Void) {
+    /// Choice 0's tool-call fragments (a streamed chunk's) or calls (a whole answer's), if any.
+    var toolCallFragments: [ToolCallDTO]? {
+        choices?.withUnsafeBufferPointer {
+            Self.firstChoice(in: $0).flatMap { $0.pointee.delta?.tool_calls ?? $0.pointee.message?.tool_calls }
+        }
+    }
+
+    /// The events of a streamed chunk, in order: choice 0's delta and finish reason (unless
+    /// `finish` is false: the caller sends it), then the usage.
+    func forEachStreamEvent(_ emit: (ChatEvent) -> Void, finish: Bool = true) {
         choices?.withUnsafeBufferPointer { choices in
             guard let choice = Self.firstChoice(in: choices) else { return }
             MessageDTO.forEachContentEvent(
                 reasoning: choice.pointee.delta?.reasoning_content ?? choice.pointee.delta?.reasoning,
                 content: choice.pointee.delta?.content, refusal: choice.pointee.delta?.refusal, emit)
-            if let reason = choice.pointee.finish_reason, !reason.isEmpty { emit(.finished(reason: reason)) }
+            if finish, let reason = choice.pointee.finish_reason, !reason.isEmpty { emit(.finished(reason: reason)) }
         }
         if let usage = usage?.toDomain() { emit(.usage(usage)) }
     }
 
     /// The events a whole completion amounts to, as if it had been streamed in one piece: choice
-    /// 0's message and finish reason ("stop" if none), then the usage.
+    /// 0's message, its tool calls and finish reason ("stop" if none), then the usage.
     func forEachEvent(_ emit: (ChatEvent) -> Void) {
         choices?.withUnsafeBufferPointer { choices in
             guard let choice = Self.firstChoice(in: choices) else { return }
             MessageDTO.forEachContentEvent(
                 reasoning: choice.pointee.message?.reasoning_content ?? choice.pointee.message?.reasoning,
                 content: choice.pointee.message?.content, refusal: choice.pointee.message?.refusal, emit)
+            if let calls = choice.pointee.message?.tool_calls, !calls.isEmpty {
+                var assembly = ToolCallAssembly()
+                for call in calls { assembly.add(call) }
+                emit(.toolCalls(assembly.calls))
+            }
             emit(.finished(reason: choice.pointee.finish_reason ?? "stop"))
         }
         if let usage = usage?.toDomain() { emit(.usage(usage)) }

@@ -6,14 +6,39 @@ extension ChatCompletionRequestDTO {
         let settings = request.settings
         self.init(
             model: settings.model,
-            messages: request.messages.map(MessageDTO.init),
+            messages: Self.messages(request.messages),
             stream: settings.stream,
             stream_options: settings.stream && includeUsage ? StreamOptionsDTO(include_usage: true) : nil,
             sampling: settings.sampling,
             response_format: settings.responseSchema.map {
                 ResponseFormatDTO(json_schema: ResponseFormatDTO.JSONSchemaDTO(name: $0.name, schema: $0.schema))
-            }
+            },
+            tools: request.tools.isEmpty
+                ? nil
+                : request.tools.map {
+                    ToolDTO(
+                        function: FunctionDTO(
+                            name: $0.name, description: $0.description.isEmpty ? nil : $0.description,
+                            parameters: $0.parameters))
+                }
         )
+    }
+
+    /// The wire's messages: one for each message, but a message of tool results (`Role.tool`),
+    /// which is one `tool` message for each result.
+    private static func messages(_ messages: [ChatMessage]) -> [MessageDTO] {
+        var wire: [MessageDTO] = []
+        wire.reserveCapacity(messages.count)
+        for message in messages {
+            guard message.role == .tool else {
+                wire.append(MessageDTO(message))
+                continue
+            }
+            for result in message.toolResults {
+                wire.append(MessageDTO(role: "tool", content: .text(result.text), tool_call_id: result.callID))
+            }
+        }
+        return wire
     }
 }
 
@@ -22,8 +47,16 @@ extension ChatCompletionRequestDTO.MessageDTO {
     /// `image_url` part per image, its bytes in a `data:` URL (or a note where they are gone).
     init(_ message: ChatMessage) {
         role = message.role.rawValue
+        let calls = message.role == .assistant ? message.toolCalls : []
+        if !calls.isEmpty {
+            tool_calls = calls.map {
+                ChatCompletionRequestDTO.ToolCallDTO(
+                    id: $0.id,
+                    function: ChatCompletionRequestDTO.FunctionCallDTO(name: $0.name, arguments: $0.argumentsText))
+            }
+        }
         guard !message.images.isEmpty else {
-            content = .text(message.content)
+            content = calls.isEmpty || !message.content.isEmpty ? .text(message.content) : .none
             return
         }
         typealias Part = ChatCompletionRequestDTO.PartDTO

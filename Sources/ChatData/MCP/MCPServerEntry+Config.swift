@@ -1,0 +1,89 @@
+import ChatDomain
+
+extension MCPServerEntry {
+    /// The stdio servers of a config's `mcp_servers` value, in name order, in the shape Claude
+    /// Desktop, Cursor and oterm configs use: `{"name": {"command": …, "args": […], "env": {…},
+    /// "timeout": seconds}}`. `${VAR}` in the command, an argument or an env value is the
+    /// variable's value from `environment`. A server that cannot be used (no command, a
+    /// variable not set, a value of the wrong type, a `url`: Streamable HTTP is not there yet)
+    /// is left out with a problem line naming it; a value never appears in one.
+    static func entries(in value: JSONValue, environment: [String: String])
+        -> (entries: [MCPServerEntry], problems: [MCPFailure])
+    {
+        guard let servers = value.object else {
+            return ([], [MCPFailure("mcp_servers must be an object of servers by name")])
+        }
+        var entries: [MCPServerEntry] = []
+        var problems: [MCPFailure] = []
+        for name in servers.keys.sorted() {
+            switch entry(name, servers[name] ?? .null, environment: environment) {
+            case .success(let entry): entries.append(entry)
+            case .failure(let problem): problems.append(problem)
+            }
+        }
+        return (entries, problems)
+    }
+
+    private static func entry(_ name: String, _ value: JSONValue, environment: [String: String])
+        -> Result<MCPServerEntry, MCPFailure>
+    {
+        func problem(_ text: String) -> Result<MCPServerEntry, MCPFailure> {
+            .failure(MCPFailure("MCP server \"\(ServerText.line(name, limit: 60))\": \(text)"))
+        }
+        guard value.isObject else { return problem("its entry must be an object") }
+        if value["url"] != nil { return problem("Streamable HTTP servers (url) are not supported yet") }
+        guard let command = value["command"]?.string, !command.isEmpty else {
+            return problem("its entry has no command")
+        }
+        let arguments = value["args"].map { $0.array?.compactMap(\.string) }
+        guard let arguments = arguments ?? [], arguments.count == (value["args"]?.array?.count ?? 0) else {
+            return problem("args must be a list of strings")
+        }
+        var variables: [String: String] = [:]
+        if let env = value["env"] {
+            guard let object = env.object else { return problem("env must be an object of strings") }
+            for (key, item) in object {
+                guard let text = item.string else { return problem("env must be an object of strings") }
+                variables[key] = text
+            }
+        }
+        var entry = MCPServerEntry(name: name, command: command, arguments: arguments, environment: variables)
+        if let timeout = value["timeout"] {
+            guard let seconds = timeout.number, seconds > 0 else {
+                return problem("timeout must be a number of seconds above 0")
+            }
+            entry.callTimeout = seconds
+        }
+        do throws(MCPFailure) {
+            entry.command = try expand(entry.command, environment)
+            entry.arguments = try entry.arguments.map { argument throws(MCPFailure) in try expand(argument, environment)
+            }
+            for (key, text) in entry.environment { entry.environment[key] = try expand(text, environment) }
+        } catch {
+            return problem(error.message)
+        }
+        return .success(entry)
+    }
+
+    /// `text` with each `${NAME}` replaced by the variable's value; a variable not set is an
+    /// error naming it.
+    static func expand(_ text: String, _ environment: [String: String]) throws(MCPFailure) -> String {
+        guard text.contains("${") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let start = rest.firstRange(of: "${") {
+            result += rest[..<start.lowerBound]
+            guard let end = rest[start.upperBound...].firstIndex(of: "}") else {
+                result += rest[start.lowerBound...]
+                return result
+            }
+            let name = String(rest[start.upperBound..<end])
+            guard let value = environment[name] else {
+                throw MCPFailure("${\(ServerText.line(name, limit: 60))} is used but not set in the environment")
+            }
+            result += value
+            rest = rest[rest.index(after: end)...]
+        }
+        return result + rest
+    }
+}

@@ -1,0 +1,12 @@
+/// Where the tools an answer may call come from (MCP servers, in the Data layer): what they are,
+/// and running one.
+public protocol ToolSource: Sendable {
+    /// The tools offered, each under a name unique among them. A source that cannot be reached
+    /// offers none of its tools (and says so its own way); the chat goes on.
+    func tools() async -> [ToolDefinition]
+
+    /// Runs the tool `call` names with its arguments and returns what it gave. A tool that fails,
+    /// times out or is cancelled (the calling task) gives an error result (`isError`) saying so:
+    /// every call has a result.
+    func call(_ call: ToolCall) async -> ToolResult
+}
