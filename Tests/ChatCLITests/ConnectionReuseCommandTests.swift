@@ -88,30 +88,14 @@ import Testing
     /// The connection made ahead fails quietly: a REPL the person leaves without a question
     /// says nothing of a server nobody listens on, and a question then sent is refused as today.
     @Test func anUnreachableServerIsReportedOnlyWhenAQuestionIsSent() async throws {
-        let port = try Self.closedPort()
-        let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-test"])
-        let base = ["-i", "--base-url", "https://127.0.0.1:\(port)/v1", "--retries", "0"]
-        let quiet = try await chat.run(base, input: "")
-        #expect(quiet.status == 0, "stderr: \(quiet.stderr)")
-        #expect(quiet.stderr == "", "stderr: \(quiet.stderr)")
-        let asked = try await chat.run(base, input: "hello\n")
-        #expect(asked.stderr.contains("connection failed"), "stderr: \(asked.stderr)")
-    }
-
-    /// A port on 127.0.0.1 that nothing listens on (bound, then closed).
-    private static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7f00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
+        try await RefusingPort.with { port in
+            let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-test"])
+            let base = ["-i", "--base-url", "https://127.0.0.1:\(port)/v1", "--retries", "0"]
+            let quiet = try await chat.run(base, input: "")
+            #expect(quiet.status == 0, "stderr: \(quiet.stderr)")
+            #expect(quiet.stderr == "", "stderr: \(quiet.stderr)")
+            let asked = try await chat.run(base, input: "hello\n")
+            #expect(asked.stderr.contains("connection failed"), "stderr: \(asked.stderr)")
         }
-        try #require(bound)
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

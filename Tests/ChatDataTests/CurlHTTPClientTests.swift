@@ -126,7 +126,7 @@ import Testing
 
     @Test func connectionRefusedThrowsCouldNotConnectTransportError() async throws {
         let start = ContinuousClock.now
-        let result = try await LoopbackTestHelpers.withRefusingPort { port in
+        let result = try await RefusingPort.with { port in
             await Self.drain(
                 CurlHTTPClient().send(Self.request(baseURL: "http://127.0.0.1:\(port)/v1", path: "/models")))
         }

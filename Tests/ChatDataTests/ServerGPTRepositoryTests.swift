@@ -394,7 +394,7 @@ import Testing
     }
 
     @Test func connectionRefusedIsRetriedAndSaysRefused() async throws {
-        let (result, models) = try await LoopbackTestHelpers.withRefusingPort { port in
+        let (result, models) = try await RefusingPort.with { port in
             let repository = ServerGPTRepository(
                 server: ServerConfiguration(
                     baseURL: "http://127.0.0.1:\(port)/v1", apiKey: "KEY", proxy: "",

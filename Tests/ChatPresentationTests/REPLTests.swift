@@ -715,7 +715,7 @@ struct REPLTests {
 
         _ = await session.run()
 
-        #expect(session.noteLines == ["chat: error: give a file name: /save FILE, /load FILE"])
+        #expect(session.noteLines == ["chat: error: give a file name: \(command) FILE"])
         #expect(session.archive.saved.isEmpty)
         #expect(session.conversation.messages.count == 2)
     }

@@ -45,7 +45,12 @@ final class MCPStdioConnection: Sendable {
         self.onNotification = onNotification
         var toChild: [Int32] = [0, 0]
         var fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw MCPFailure("could not create a pipe") }
+        guard pipe(&toChild) == 0 else { throw MCPFailure("could not create a pipe") }
+        guard pipe(&fromChild) == 0 else {
+            Glibc.close(toChild[0])
+            Glibc.close(toChild[1])
+            throw MCPFailure("could not create a pipe")
+        }
         // Not inherited by any other child chat starts (the spawn's dup2 gives this one its own).
         for end in toChild + fromChild { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
@@ -140,11 +145,12 @@ final class MCPStdioConnection: Sendable {
         guard first else { return }
         writing.withLock { _ in _ = Glibc.close(input) }
         fail(all: MCPFailure("the server was stopped"))
+        // The whole process group: a launcher (`npx`, `uvx`) runs the real server as its child.
         for (signal, wait) in [(Int32(0), 1.0), (SIGTERM, 2.0)] {
-            if signal != 0 { kill(pid, signal) }
+            if signal != 0 { kill(-pid, signal) }
             if Self.reap(pid, within: wait) { return }
         }
-        kill(pid, SIGKILL)
+        kill(-pid, SIGKILL)
         _ = ProcessSpawn.wait(pid)
     }
 
@@ -256,14 +262,22 @@ final class MCPStdioConnection: Sendable {
         return false
     }
 
-    /// This process's environment as `NAME=value` entries, with `added` set over it.
+    /// What of this process's environment a server inherits: what a program needs to run and
+    /// find its files, never chat's own settings or API keys (`OPENAI_API_KEY` and the like go
+    /// to a server only when its entry's `env` names them).
+    static let inherited: Set<String> = [
+        "HOME", "LOGNAME", "USER", "PATH", "SHELL", "TERM", "LANG", "TMPDIR", "TZ", "XDG_RUNTIME_DIR",
+    ]
+
+    /// The server's environment as `NAME=value` entries: the inherited variables of this
+    /// process's environment (and its `LC_*` ones), with `added` set over them.
     private static func environment(adding added: [String: String]) -> [String] {
         var entries: [String] = []
         var pointer = environ
         while let entry = pointer.pointee {
             let text = String(cString: entry)
             let name = text.split(separator: "=", maxSplits: 1).first.map(String.init) ?? text
-            if added[name] == nil { entries.append(text) }
+            if added[name] == nil, inherited.contains(name) || name.hasPrefix("LC_") { entries.append(text) }
             pointer += 1
         }
         return entries + added.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }

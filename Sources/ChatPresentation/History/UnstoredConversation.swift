@@ -32,7 +32,11 @@ public struct UnstoredConversation {
             return ErrorWording.unstoredLine(unstored, keptIn: path, fileFailure: nil)
         } catch {
             let reason: String
-            if case .file(_, _, let systemReason) = error { reason = systemReason } else { reason = "\(error)" }
+            if case .file(_, _, let systemReason) = error {
+                reason = systemReason
+            } else {
+                reason = ErrorWording.line(for: error)
+            }
             return ErrorWording.unstoredLine(unstored, keptIn: nil, fileFailure: "\(directory): \(reason)")
         }
     }

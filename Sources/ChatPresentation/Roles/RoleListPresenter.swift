@@ -48,8 +48,7 @@ public struct RoleListPresenter {
     private static func plain(_ value: SamplingValue) -> String {
         switch value {
         case .wholeNumber(let number): String(number)
-        case .number(let number):
-            number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        case .number(let number): ErrorWording.plain(number)
         }
     }
 }

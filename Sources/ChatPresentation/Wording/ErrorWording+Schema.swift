@@ -61,8 +61,7 @@ extension ErrorWording {
         switch value {
         case .null: "null"
         case .bool(let truth): truth ? "true" : "false"
-        case .number(let number):
-            number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        case .number(let number): ErrorWording.plain(number)
         case .string(let text): "\"" + ServerText.line(text, limit: 60) + "\""
         case .array: "an array"
         case .object: "an object"

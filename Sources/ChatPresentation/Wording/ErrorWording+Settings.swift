@@ -185,8 +185,8 @@ extension ErrorWording {
         }
     }
 
-    /// A bound as people write it: `2`, not `2.0`.
-    private static func plain(_ number: Double) -> String {
+    /// A number as people write it: `2`, not `2.0`.
+    static func plain(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 }

@@ -14,7 +14,7 @@ extension ConversationFileCommand {
 
     func run(_ argument: String?, in context: REPLContext) async -> SlashCommandResult {
         guard let path = argument else {
-            context.failure("give a file name: /save FILE, /load FILE")
+            context.failure("give a file name: \(usage)")
             return .proceed
         }
         do {
