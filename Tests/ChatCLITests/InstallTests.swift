@@ -39,7 +39,7 @@ func snapshot(_ root: String) -> [String] {
     static let installed = [
         "bin/chat", "bin/chat-local-model", "share/bash-completion/completions/chat",
         "share/zsh/site-functions/_chat", "share/fish/vendor_completions.d/chat.fish", "share/man/man1/chat.1",
-        "lib/chat/installed-files",
+        "lib/chat/deps", "lib/chat/installed-files",
     ]
 
     /// A fresh prefix directory inside the home of `chat` (which the test removes).
@@ -96,6 +96,7 @@ func snapshot(_ root: String) -> [String] {
         #expect(
             FileManager.default.contentsEqual(
                 atPath: prefix + "/bin/chat-local-model", andPath: repositoryScript("local-model")))
+        #expect(FileManager.default.contentsEqual(atPath: prefix + "/lib/chat/deps", andPath: repositoryScript("deps")))
         let bash = try await chat.run(program: "/bin/bash", ["-n", prefix + "/share/bash-completion/completions/chat"])
         #expect(bash.status == 0, "\(bash.stderr)")
 
