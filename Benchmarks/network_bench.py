@@ -4,7 +4,8 @@
 HTTP/2) behind Benchmarks/latency_proxy.py, which adds a fixed delay each way. Rows: the REPL's
 turn 1 (after a second of "typing") and turns 2-5, the first token timed from the moment the line
 is written; a one-shot with its question piped after a second; a one-shot with the question as
-an argument, from the process's start. Each against the ideal (round trips x 2 x delay + the
+an argument, from the process's start; a tool round (the gap between an answer calling an MCP
+tool and the request carrying its result). Each against the ideal (round trips x 2 x delay + the
 server's own time). Writes its section of docs/PERFORMANCE.md (between its own markers).
 
     network_bench.py --chat PATH [--before PATH] [--delay-ms 20] [--server-ms 10] [--rounds 5]
@@ -199,6 +200,58 @@ print(json.dumps(times))
 """
 
 
+def tool_gaps(timing_file):
+    """From the server's and the tool's timings of one tool round: seconds between the end of the
+    answer that called the tool and the arrival of the request carrying its result, less the
+    tool's own time."""
+    requests, tool = [], 0.0
+    with open(timing_file) as f:
+        for line in f:
+            kind, start, end = line.split()
+            if kind == "request":
+                requests.append((float(start), float(end)))
+            else:
+                tool += float(end) - float(start)
+    if len(requests) != 2:
+        raise RuntimeError(f"a tool round is two requests; the server saw {len(requests)}")
+    return requests[1][0] - requests[0][1] - tool
+
+
+def chat_tool_round(chat, base, ca, timing_file):
+    """A one-shot whose answer calls the benchmark's MCP tool (approved for the run): the gap."""
+    open(timing_file, "w").close()
+    result = subprocess.run([chat, "-T", "bench", "--yes-tools", "bench", "--base-url", base, "--ca-cert", ca,
+                             "--no-history", "what time is it?"], stdin=subprocess.DEVNULL, capture_output=True,
+                            timeout=60)
+    if result.returncode != 0 or ANSWER.strip() not in result.stdout:
+        raise RuntimeError(f"the tool round failed: {result.stderr.decode()}")
+    return tool_gaps(timing_file)
+
+
+PYTHON_TOOL_CLIENT = r"""
+import httpx, sys
+base, ca, http2 = sys.argv[1], sys.argv[2], sys.argv[3] == "h2"
+tool = {"type": "function", "function": {"name": "now", "parameters": {"type": "object", "properties": {}}}}
+messages = [{"role": "user", "content": "what time is it?"}]
+with httpx.Client(http2=http2, verify=ca, timeout=30) as client:
+    for _ in range(2):
+        body = {"model": "bench", "stream": True, "messages": messages, "tools": [tool]}
+        with client.stream("POST", base + "/chat/completions", json=body,
+                           headers={"Authorization": "Bearer bench"}) as response:
+            for line in response.iter_lines():
+                pass
+        call = {"id": "call_bench", "type": "function", "function": {"name": "now", "arguments": "{}"}}
+        messages += [{"role": "assistant", "tool_calls": [call]},
+                     {"role": "tool", "tool_call_id": "call_bench", "content": "12:00"}]
+"""
+
+
+def python_tool_round(python, base, ca, protocol, timing_file):
+    open(timing_file, "w").close()
+    subprocess.run([python, "-c", PYTHON_TOOL_CLIENT, base, ca, protocol], capture_output=True, check=True)
+    return tool_gaps(timing_file)
+
+
 def python_client(python, base, ca, protocol, turns, typing):
     result = subprocess.run([python, "-c", PYTHON_CLIENT, base, ca, protocol, str(turns), str(typing)],
                             capture_output=True, check=True)
@@ -242,8 +295,14 @@ def main():
     hypercorn = os.path.join(os.path.dirname(python), "hypercorn")
     work = tempfile.mkdtemp(prefix="chat-network-")
     ca = make_ca(work)
+    timing_file = os.path.join(work, "timing")
     env = dict(os.environ, OPENAI_API_KEY="bench", HOME=work, XDG_CONFIG_HOME=work + "/config",
-               XDG_DATA_HOME=work + "/data", SERVER_MS=str(options.server_ms))
+               XDG_DATA_HOME=work + "/data", SERVER_MS=str(options.server_ms), TIMING_FILE=timing_file)
+    # The tool round's MCP server; the other rows ask for no tools, so it is never started for them.
+    os.makedirs(work + "/config/chat")
+    with open(work + "/config/chat/config.json", "w") as f:
+        json.dump({"mcp_servers": {"bench": {"command": sys.executable, "args": [os.path.join(HERE, "network_tool.py")],
+                                             "env": {"TIMING_FILE": timing_file}}}}, f)
     os.environ.update(env)
     for name in ("https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"):
         os.environ.pop(name, None)
@@ -268,8 +327,12 @@ def main():
         clients = [("chat", options.chat)] + ([(options.before_label, options.before)] if options.before else [])
         rows = {}
         for name, binary in clients:
-            repl, connections, piped, argument = [], [], [], []
+            repl, connections, piped, argument, tool, tool_connections = [], [], [], [], [], []
             for _ in range(options.rounds):
+                if name == "chat":  # a binary from before tools has no -T
+                    before = proxy.accepted
+                    tool.append(chat_tool_round(binary, base, ca, timing_file))
+                    tool_connections.append(proxy.accepted - before)
                 before = proxy.accepted
                 repl.append(chat_repl(binary, base, ca, 5, options.typing))
                 time.sleep(0.1)
@@ -277,14 +340,16 @@ def main():
                 piped.append(chat_piped(binary, base, ca, options.typing))
                 argument.append(chat_argument(binary, base, ca))
             rows[name] = {"turn1": [r[0] for r in repl], "later": [t for r in repl for t in r[1:]],
-                          "connections": connections, "piped": piped, "argument": argument}
-        repl, connections = [], []
+                          "connections": connections, "piped": piped, "argument": argument, "tool": tool,
+                          "tool_connections": tool_connections}
+        repl, connections, tool = [], [], []
         for _ in range(options.rounds):
+            tool.append(python_tool_round(python, base, ca, protocol, timing_file))
             before = proxy.accepted
             repl.append(python_client(python, base, ca, protocol, 5, options.typing))
             connections.append(proxy.accepted - before)
         rows["httpx"] = {"turn1": [r[0] for r in repl], "later": [t for r in repl for t in r[1:]],
-                         "connections": connections}
+                         "connections": connections, "tool": tool}
         proxy.stop()
         stop_group(server)
         results[protocol] = rows
@@ -308,11 +373,16 @@ def render(results, options, ideal, load_before, load_after, elapsed):
         f"{options.rounds} rounds (turns 2-5: over all of them), in ms, with the ratio to the ideal: one round trip "
         f"and the server's time ({ideal['kept'] * 1000:.0f} ms) on a connection made before the question, three "
         f"(TCP, TLS 1.3, the request: {ideal['new'] * 1000:.0f} ms) on a new one, which for the one-shot with "
-        "its question as an argument also holds the process's start.",
+        "its question as an argument also holds the process's start. The tool round: a one-shot whose first "
+        "answer calls an MCP tool (Benchmarks/network_tool.py, over stdio, approved with --yes-tools), timed at "
+        "the server from the end of that answer to the arrival of the request carrying the tool's result, less "
+        f"the tool's own time, against one round trip ({rtt_ms(options)} ms), the ideal; a new connection for it "
+        "would add two more.",
         "",
         "| Protocol | Client | REPL turn 1 (after 1 s of typing) | REPL turns 2-5 | Connections per 5-turn REPL "
-        "| One-shot, question piped after 1 s | One-shot, question as argument (from the start) |",
-        "|---|---|---|---|---|---|---|",
+        "| One-shot, question piped after 1 s | One-shot, question as argument (from the start) "
+        "| Tool round (connections) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
 
     def cell(values, against):
@@ -328,15 +398,24 @@ def render(results, options, ideal, load_before, load_after, elapsed):
             lines.append(
                 f"| {label} | {name} | {cell(row['turn1'], ideal['kept'])} | {cell(row['later'], ideal['kept'])} "
                 f"| {'–'.join(str(c) for c in connections)} | {cell(row.get('piped', []), ideal['kept'])} "
-                f"| {cell(row.get('argument', []), ideal['new'])} |")
-    lines += ["", "Budgets (issue 26): REPL turns 2-5 ≤ 1.15× the ideal, REPL turn 1 ≤ 1.3×."]
+                f"| {cell(row.get('argument', []), ideal['new'])} "
+                f"| {cell(row.get('tool', []), 2 * options.delay_ms / 1000)}"
+                f"{' (' + '–'.join(str(c) for c in sorted(set(row['tool_connections']))) + ')' if row.get('tool_connections') else ''} |")
+    lines += ["", "Budgets (issue 26): REPL turns 2-5 ≤ 1.15× the ideal, REPL turn 1 ≤ 1.3×, a tool round adds "
+              "at most one round trip (here: its gap ≤ 1.15× one round trip)."]
     for protocol, rows in results.items():
         row = rows["chat"]
         later, first = med_ms(row["later"]) / (ideal["kept"] * 1000), med_ms(row["turn1"]) / (ideal["kept"] * 1000)
         label = "HTTP/1.1" if protocol == "h1" else "HTTP/2"
+        tool = med_ms(row["tool"]) / (2 * options.delay_ms)
         lines.append(f"- {label}: turns 2-5 {later:.2f}× ({'met' if later <= 1.15 else 'not met'}), "
-                     f"turn 1 {first:.2f}× ({'met' if first <= 1.3 else 'not met'}).")
+                     f"turn 1 {first:.2f}× ({'met' if first <= 1.3 else 'not met'}), "
+                     f"tool round {tool:.2f} round trips ({'met' if tool <= 1.15 else 'not met'}).")
     return "\n".join(lines)
+
+
+def rtt_ms(options):
+    return 2 * options.delay_ms
 
 
 def write_section(path, markdown):

@@ -1,11 +1,16 @@
 """An OpenAI-compatible chat server as an ASGI app, for hypercorn (HTTP/1.1 and HTTP/2 over
 TLS) in Benchmarks/network: every POST is answered, after SERVER_MS milliseconds of "thinking",
-with a short streamed answer, "Hello there, friend." in four pieces, then [DONE]."""
+with a short streamed answer, "Hello there, friend." in four pieces, then [DONE] — except a
+request that offers tools and ends with the person's message, which is answered with a call of
+its first tool. With $TIMING_FILE set, each request's arrival and the end of its answer
+(time.monotonic) are appended to it as `request ARRIVED ENDED`, for the tool round's row."""
 import asyncio
 import json
 import os
+import time
 
 SERVER_SECONDS = int(os.environ.get("SERVER_MS", "10")) / 1000
+TIMING_FILE = os.environ.get("TIMING_FILE")
 PIECES = ["Hello", " there", ",", " friend."]
 
 
@@ -13,8 +18,11 @@ def event(data):
     return ("data: %s\n\n" % data).encode()
 
 
-def chunk(content=None, finish=None):
+def chunk(content=None, finish=None, call=None):
     delta = {"content": content} if content is not None else {}
+    if call is not None:
+        delta = {"tool_calls": [{"index": 0, "id": "call_bench", "type": "function",
+                                 "function": {"name": call, "arguments": "{}"}}]}
     return json.dumps({
         "id": "chatcmpl-bench", "object": "chat.completion.chunk", "created": 1, "model": "bench",
         "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
@@ -30,11 +38,27 @@ async def app(scope, receive, send):
             else:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
-    while (await receive()).get("more_body"):
-        pass
+    arrived = time.monotonic()
+    body = b""
+    while True:
+        message = await receive()
+        body += message.get("body", b"")
+        if not message.get("more_body"):
+            break
+    request = json.loads(body or b"{}")
+    tools = request.get("tools") or []
+    messages = request.get("messages") or [{}]
     await asyncio.sleep(SERVER_SECONDS)
     await send({"type": "http.response.start", "status": 200,
                 "headers": [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]})
-    for piece in PIECES:
-        await send({"type": "http.response.body", "body": event(chunk(piece)), "more_body": True})
-    await send({"type": "http.response.body", "body": event(chunk(finish="stop")) + event("[DONE]")})
+    if tools and messages[-1].get("role") == "user":
+        name = tools[0]["function"]["name"]
+        last = event(chunk(call=name)) + event(chunk(finish="tool_calls")) + event("[DONE]")
+    else:
+        for piece in PIECES:
+            await send({"type": "http.response.body", "body": event(chunk(piece)), "more_body": True})
+        last = event(chunk(finish="stop")) + event("[DONE]")
+    await send({"type": "http.response.body", "body": last})
+    if TIMING_FILE:
+        with open(TIMING_FILE, "a") as f:
+            f.write(f"request {arrived} {time.monotonic()}\n")
