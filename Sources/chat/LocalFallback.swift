@@ -17,8 +17,7 @@ struct LocalFallback {
     let environment: [String: String]
 
     func applies(to arguments: [String]) -> Bool {
-        let naming = ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_BASE_URL"]
-        guard naming.allSatisfy({ (environment[$0] ?? "").isEmpty }) else { return false }
+        guard SettingsResolver.serverVariables.allSatisfy({ (environment[$0] ?? "").isEmpty }) else { return false }
         if let config = SettingsResolver(environment: environment).defaultConfigPath, access(config, F_OK) == 0 {
             return false
         }

@@ -126,12 +126,23 @@ public struct SettingsResolver {
     /// names a server, a provider or a key (`scripts/chat`'s local model follows the same rule).
     private func usesAnthropicByDefault(_ overrides: SettingOverrides, role: ConfigLevel, top: ConfigLevel) -> Bool {
         func isSet(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
-        guard isSet(ProviderKind.anthropic.keyVariable), !isSet("OPENAI_API_KEY"), !isSet("OPENAI_BASE_URL"),
+        let anthropicKey = ProviderKind.anthropic.keyVariable
+        guard isSet(anthropicKey), !Self.serverVariables.contains(where: { $0 != anthropicKey && isSet($0) }),
             !top.hasKeySource
         else { return false }
         let levels = [ConfigLevel(values: overrides.values), role, top]
         return !levels.contains { $0["base_url"] != nil || $0["provider"] != nil }
     }
+
+    /// The environment variables that name a server or a key: those the settings table reads
+    /// (`OPENAI_BASE_URL`, `OPENAI_API_KEY`) and each provider's key variable.
+    public static let serverVariables: [String] = {
+        var names = SettingsTable.all.compactMap(\.environment)
+        for provider in ProviderKind.allCases where !names.contains(provider.keyVariable) {
+            names.append(provider.keyVariable)
+        }
+        return names
+    }()
 
     /// Whether `url` points at this machine, where a key is not required.
     static func isLoopback(_ url: String) -> Bool {

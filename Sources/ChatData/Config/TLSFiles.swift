@@ -38,24 +38,11 @@ struct TLSFiles {
             }
         }
         return TLSConfiguration(
-            caCertificate: ca?.path, caCertificateSource: ca.map { Self.label($0.source) },
+            caCertificate: ca?.path, caCertificateSource: ca?.source.name,
             clientCertificate: certificate?.path, clientKey: key?.path)
     }
 
     private func expanded(_ path: String) -> String {
         FileSystem.expandingTilde(path, home: environment["HOME"])
-    }
-
-    /// How the engine names where the CA file was set, in a certificate failure and `--verbose`
-    /// (`TLSConfiguration.trustStore`, a label the transport carries as text).
-    private static func label(_ source: SettingSource) -> String {
-        switch source {
-        case .flag(let name), .environment(let name): name
-        case .commandLine: "the command line"
-        case .role(let name): "role \(name)"
-        case .profile(let name): "profile \(name)"
-        case .configFile(let key, let path): "\(key) in \(path)"
-        case .defaultValue: "the default"
-        }
     }
 }

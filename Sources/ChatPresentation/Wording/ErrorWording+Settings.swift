@@ -16,7 +16,7 @@ extension ErrorWording {
         case .noProfile(let name, let chooser, let known):
             return "no profile named \"\(name)\" (\(text(chooser))); known profiles: \(known.joined(separator: ", "))"
         case .baseURLScheme(let url, let source):
-            return "the base URL \"\(url)\" (from \(text(source))) must start with http:// or https://"
+            return "the base URL \"\(url)\" (from \(source.name)) must start with http:// or https://"
         case .missingAPIKey(let missing):
             guard let kept = missing.keptKey else {
                 return "no API key for \(missing.url): set \(missing.keyVariable) (or api_key_env, api_key_file or "
@@ -30,10 +30,10 @@ extension ErrorWording {
             return "refusing to send the API key over plain http to \(url): use https, or allow it with "
                 + "--allow-insecure-http (or allow_insecure_http in the profile)"
         case .onlyForProvider(let key, let source, let provider, let inUse):
-            return "\(key) (from \(text(source))) is for the \(provider) provider; this run's is \(inUse) (choose one "
+            return "\(key) (from \(source.name)) is for the \(provider) provider; this run's is \(inUse) (choose one "
                 + "with \"provider\" in the config, or --profile \(provider))"
         case .clientKeyWithoutCertificate(let source):
-            return "client_key (from \(text(source))) needs client_cert, the certificate it belongs to"
+            return "client_key (from \(source.name)) needs client_cert, the certificate it belongs to"
         case .tlsFile(let file, let path, let source, let problem):
             let what: String
             switch file {
@@ -41,7 +41,7 @@ extension ErrorWording {
             case .clientCertificate: what = "client certificate"
             case .clientKey: what = "client key"
             }
-            return "the \(what) \(path) (from \(text(source))) \(text(problem, "does not exist"))"
+            return "the \(what) \(path) (from \(source.name)) \(text(problem, "does not exist"))"
         }
     }
 
@@ -59,18 +59,6 @@ extension ErrorWording {
     /// What a config file's key `issue` says, e.g. `modle: unknown key; did you mean model?`.
     private static func text(_ issue: ConfigIssue) -> String {
         "\(issue.key): \(text(issue.problem))"
-    }
-
-    /// How `source` is named: `--ca-cert`, `profile work`, `ca_cert in ~/.config/chat/config.json`.
-    private static func text(_ source: SettingSource) -> String {
-        switch source {
-        case .flag(let name), .environment(let name): return name
-        case .commandLine: return "the command line"
-        case .role(let name): return "role \(name)"
-        case .profile(let name): return "profile \(name)"
-        case .configFile(let key, let path): return "\(key) in \(path)"
-        case .defaultValue: return "the default"
-        }
     }
 
     /// `a, b or c`.

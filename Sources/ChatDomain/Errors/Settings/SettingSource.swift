@@ -15,3 +15,18 @@ public enum SettingSource: Sendable, Equatable {
     /// The setting's default.
     case defaultValue
 }
+
+extension SettingSource {
+    /// How a person knows it: `--ca-cert`, `profile work`, `ca_cert in ~/.config/chat/config.json`
+    /// (in errors, and in `--verbose`'s lines about the CA file).
+    public var name: String {
+        switch self {
+        case .flag(let name), .environment(let name): name
+        case .commandLine: "the command line"
+        case .role(let name): "role \(name)"
+        case .profile(let name): "profile \(name)"
+        case .configFile(let key, let path): "\(key) in \(path)"
+        case .defaultValue: "the default"
+        }
+    }
+}
