@@ -121,4 +121,12 @@ import Testing
         #expect(try body(server, 2)["response_format"] != nil)
         #expect(try body(server, 3)["response_format"] == nil)
     }
+
+    @Test func aBadSchemaInTheREPLIsNamedAsTheCommand() async throws {
+        let server = try answering("fine")
+        defer { server.stop() }
+        let repl = try await ChatBinary().run(["--base-url", server.baseURL, "-i"], input: "/schema name, age in\n")
+        #expect(repl.stderr.contains("/schema field age has type \"in\"; the types are str, int, float and bool\n"))
+        #expect(!repl.stderr.contains("--schema"))
+    }
 }

@@ -1,30 +1,31 @@
 import ChatDomain
 
 extension ErrorWording {
-    /// Why a `--schema` value gives no schema, naming what to write instead.
-    public static func line(for problem: SchemaProblem) -> String {
+    /// Why a schema given with `origin` (`--schema`, `/schema`) gives no schema, naming what to
+    /// write instead.
+    public static func line(for problem: SchemaProblem, from origin: String = "--schema") -> String {
         let form = "(the concise form is fields like 'name, age int, bio: a short biography')"
         switch problem {
         case .noFields:
-            return "--schema holds no field \(form)"
+            return "\(origin) holds no field \(form)"
         case .badField(let text):
             return
-                "--schema field \"\(ServerText.line(text, limit: 60))\" is not a name, a type and a description \(form)"
+                "\(origin) field \"\(ServerText.line(text, limit: 60))\" is not a name, a type and a description \(form)"
         case .badName(let name):
             return
-                "--schema field name \"\(ServerText.line(name, limit: 60))\" must be letters, digits, _ or -, starting with a letter or _"
+                "\(origin) field name \"\(ServerText.line(name, limit: 60))\" must be letters, digits, _ or -, starting with a letter or _"
         case .unknownType(let field, let type):
             return
-                "--schema field \(field) has type \"\(ServerText.line(type, limit: 30))\"; the types are str, int, float and bool"
+                "\(origin) field \(field) has type \"\(ServerText.line(type, limit: 30))\"; the types are str, int, float and bool"
         case .repeatedName(let name):
-            return "--schema names the field \(name) twice"
+            return "\(origin) names the field \(name) twice"
         case .unreadable(let path, let reason):
             return "cannot read the schema file \(path): \(reason)"
         case .notJSON(let source, let reason):
-            return "\(describe(source)) is not JSON: \(reason)"
+            return "\(describe(source, origin)) is not JSON: \(reason)"
         case .notAnObject(let source):
             return
-                "\(describe(source)) is not a JSON object; a JSON Schema is one (\"{\\\"type\\\": \\\"object\\\", …}\")"
+                "\(describe(source, origin)) is not a JSON object; a JSON Schema is one (\"{\\\"type\\\": \\\"object\\\", …}\")"
         }
     }
 
@@ -49,9 +50,9 @@ extension ErrorWording {
         }
     }
 
-    private static func describe(_ source: SchemaProblem.Source) -> String {
+    private static func describe(_ source: SchemaProblem.Source, _ origin: String) -> String {
         switch source {
-        case .inline: "the inline --schema"
+        case .inline: "the inline \(origin)"
         case .file(let path): "the schema file \(path)"
         }
     }

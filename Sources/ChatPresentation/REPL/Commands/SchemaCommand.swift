@@ -36,7 +36,7 @@ struct SchemaCommand: SlashCommand {
             context.conversation.settings.responseSchema = schema
             context.note("answers must be JSON: " + Self.describe(schema))
         } catch {
-            context.failure(ErrorWording.line(for: error))
+            context.failure(ErrorWording.line(for: error, from: "/schema"))
         }
         return .proceed
     }
