@@ -8,14 +8,13 @@ import ChatDomain
 ///
 ///     name, age int, bio: a one-sentence biography
 enum ConciseSchema {
-    /// The JSON Schema of the object `text` describes; `multi` wraps it as the items of an
-    /// array in `{"items": […]}` (strict mode wants an object at the top).
-    static func schema(_ text: String, multi: Bool) throws(SchemaProblem) -> JSONValue {
+    /// The JSON Schema of the object `text` describes.
+    static func schema(_ text: String) throws(SchemaProblem) -> JSONValue {
         let separator: Character = text.contains("\n") ? "\n" : ","
         var properties: [String: JSONValue] = [:]
         var names: [JSONValue] = []
         for field in text.split(separator: separator, omittingEmptySubsequences: false) {
-            let field = field.trimmed()
+            let field = field.trimmingCharacters(where: \.isWhitespace)
             guard !field.isEmpty else { continue }
             let (name, property) = try Self.field(field)
             guard properties[name] == nil else { throw .repeatedName(name) }
@@ -23,10 +22,7 @@ enum ConciseSchema {
             names.append(.string(name))
         }
         guard !names.isEmpty else { throw .noFields }
-        let object = strictObject(properties, required: names)
-        return multi
-            ? strictObject(
-                ["items": .object(["type": .string("array"), "items": object])], required: [.string("items")]) : object
+        return strictObject(properties, required: names)
     }
 
     /// `{"type": "object", "properties": …, "required": …, "additionalProperties": false}`.
@@ -43,7 +39,7 @@ enum ConciseSchema {
         var property: [String: JSONValue] = [:]
         if let colon = text.firstIndex(of: ":") {
             head = text[..<colon]
-            let description = text[text.index(after: colon)...].trimmed()
+            let description = text[text.index(after: colon)...].trimmingCharacters(where: \.isWhitespace)
             if !description.isEmpty { property["description"] = .string(description) }
         } else {
             head = Substring(text)
@@ -70,12 +66,5 @@ enum ConciseSchema {
         return name.unicodeScalars.allSatisfy {
             $0 == "_" || $0 == "-" || ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
         }
-    }
-}
-
-extension StringProtocol {
-    /// The text without the whitespace around it.
-    fileprivate func trimmed() -> String {
-        String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 }

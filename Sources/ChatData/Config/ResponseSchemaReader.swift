@@ -22,7 +22,7 @@ public enum ResponseSchemaReader {
             let json = String(decoding: bytes, as: UTF8.self)
             return ResponseSchema(schema: wrapped(try parse(json, .file(text)), multi))
         }
-        return ResponseSchema(schema: try ConciseSchema.schema(text, multi: multi))
+        return ResponseSchema(schema: wrapped(try ConciseSchema.schema(text), multi))
     }
 
     /// The object `text` holds.

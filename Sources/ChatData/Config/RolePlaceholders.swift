@@ -46,9 +46,3 @@ public struct RolePlaceholders: Sendable {
         return kernel.isEmpty ? "Unix" : kernel
     }
 }
-
-extension Substring {
-    fileprivate func trimmingCharacters(where isTrimmed: (Character) -> Bool) -> String {
-        String(drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed())
-    }
-}
