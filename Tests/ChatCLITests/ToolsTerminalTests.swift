@@ -1,0 +1,156 @@
+import ChatTestSupport
+import Foundation
+import Testing
+
+/// A tiny MCP server made with the PyPI `mcp` SDK (in the tests' virtual environment): its tool
+/// `wait` sleeps for `seconds`, then says so.
+private func slowServerConfig(_ chat: ChatBinary) throws -> String {
+    let venv = try MCPTestVenv.directory.get()
+    let script = chat.home + "/slow.py"
+    try """
+    import asyncio
+    from mcp.server.fastmcp import FastMCP
+
+    app = FastMCP("slow")
+
+    @app.tool()
+    async def wait(seconds: float) -> str:
+        \"\"\"Waits for some seconds.\"\"\"
+        await asyncio.sleep(seconds)
+        return "waited"
+
+    app.run()
+    """.write(toFile: script, atomically: true, encoding: .utf8)
+    return try chat.writeConfig(
+        #"{"mcp_servers": {"slow": {"command": "\#(venv)/bin/python", "args": ["\#(script)"]}}}"#)
+}
+
+/// The tool's result the second request carried, if any.
+private func toolResult(_ server: LoopbackServer, request: Int = 1) throws -> String? {
+    guard server.requests.count > request else { return nil }
+    return try sentMessages(try server.request(request)).last { $0["role"] as? String == "tool" }?["content"]
+        as? String
+}
+
+/// Consent on a terminal, under tmux: each key, and Ctrl-C while a tool runs.
+@Suite(
+    .enabled(if: TmuxSession.isAvailable, "needs tmux (apt-get install tmux)"), .serialized, .timeLimit(.minutes(4)))
+struct ToolsTerminalTests {
+    /// A server asking for the time tool `rounds` times, then answering.
+    private func timeServer(rounds: Int = 1, arguments: String = #"{"timezone": "UTC"}"#) throws -> LoopbackServer {
+        try LoopbackServer { request, index in
+            request.bodyText.components(separatedBy: #""role":"tool""#).count <= rounds
+                ? toolCallAnswer("time__get_current_time", arguments: arguments, id: "call_\(index)")
+                : ServerStep.sse([ServerStep.chatChunk("Done."), ServerStep.finishChunk()])
+        }
+    }
+
+    private func start(_ chat: ChatBinary, _ config: String, _ server: LoopbackServer, _ extra: [String])
+        throws -> TmuxSession
+    {
+        try TmuxSession(
+            program: ChatBinary.path, arguments: ["--config", config, "--base-url", server.baseURL] + extra,
+            environment: chat.environment.merging(["TERM": "xterm"]) { $1 })
+    }
+
+    @Test func yRunsTheCallShownInFull() async throws {
+        let chat = ChatBinary()
+        let server = try timeServer()
+        defer { server.stop() }
+        let session = try start(chat, try timeConfig(chat), server, ["-T", "time", "What time is it?"])
+        defer { session.kill() }
+        #expect(await session.waitForScreen(timeout: 60) { $0.contains("[e]dit the arguments") }, "\(session.screen())")
+        let screen = session.screen()
+        #expect(screen.contains("Tool call: get_current_time on MCP server time\n{\n  \"timezone\": \"UTC\"\n}\n"))
+        #expect(server.requests.count == 1)
+        try session.send("y")
+        #expect(await session.exitStatus(timeout: 30) == 0, "\(session.screen())")
+        #expect(session.screen().contains("⚙ time.get_current_time {\"timezone\":\"UTC\"} · "))
+        #expect(session.screen().contains("Done."))
+        #expect(try toolResult(server)?.contains("\"datetime\"") == true)
+    }
+
+    @Test func nDeclinesAndTheModelIsTold() async throws {
+        let chat = ChatBinary()
+        let server = try timeServer()
+        defer { server.stop() }
+        let session = try start(chat, try timeConfig(chat), server, ["-T", "time", "What time is it?"])
+        defer { session.kill() }
+        #expect(await session.waitForScreen(timeout: 60) { $0.contains("[e]dit the arguments") })
+        try session.send("n")
+        #expect(await session.exitStatus(timeout: 30) == 0, "\(session.screen())")
+        #expect(try toolResult(server) == "the user declined to run this tool call")
+        #expect(!session.screen().contains("⚙"))
+    }
+
+    @Test func aRunsThisToolWithoutAskingForTheRestOfTheRun() async throws {
+        let chat = ChatBinary()
+        let server = try timeServer(rounds: 2)
+        defer { server.stop() }
+        let session = try start(chat, try timeConfig(chat), server, ["-T", "time", "What time is it?"])
+        defer { session.kill() }
+        #expect(await session.waitForScreen(timeout: 60) { $0.contains("[e]dit the arguments") })
+        try session.send("a")
+        #expect(await session.exitStatus(timeout: 30) == 0, "\(session.screen())")
+        let screen = session.screen()
+        #expect(screen.components(separatedBy: "[e]dit the arguments").count == 2, "\(screen)")
+        #expect(screen.components(separatedBy: "⚙ time.get_current_time").count == 3, "\(screen)")
+        #expect(server.requests.count == 3)
+    }
+
+    @Test func eEditsTheArgumentsAndNonJSONIsAskedAgain() async throws {
+        let chat = ChatBinary()
+        let server = try timeServer()
+        defer { server.stop() }
+        let session = try start(chat, try timeConfig(chat), server, ["-T", "time", "What time is it?"])
+        defer { session.kill() }
+        #expect(await session.waitForScreen(timeout: 60) { $0.contains("[e]dit the arguments") })
+        try session.send("e")
+        #expect(await session.waitForScreen { $0.contains(#"edit › {"timezone":"UTC"}"#) }, "\(session.screen())")
+        try session.send("C-u")
+        try session.type("not json")
+        try session.send("Enter")
+        #expect(await session.waitForScreen { $0.contains("not a JSON object") }, "\(session.screen())")
+        try session.send("e")
+        #expect(await session.waitForScreen { $0.contains("edit › not json") }, "\(session.screen())")
+        try session.send("C-u")
+        try session.type(#"{"timezone": "Asia/Tokyo"}"#)
+        try session.send("Enter")
+        #expect(await session.waitForScreen { $0.contains("\"Asia/Tokyo\"\n}\nRun it?") }, "\(session.screen())")
+        try session.send("y")
+        #expect(await session.exitStatus(timeout: 30) == 0, "\(session.screen())")
+        #expect(try toolResult(server)?.contains("Asia/Tokyo") == true)
+    }
+
+    @Test func ctrlCDuringASlowToolCancelsItAndTheREPLGoesOn() async throws {
+        let chat = ChatBinary()
+        let config = try slowServerConfig(chat)
+        let server = try LoopbackServer { request, index in
+            request.bodyText.contains(#""role":"tool""#) || request.bodyText.contains("second")
+                ? ServerStep.sse([ServerStep.chatChunk("Fine."), ServerStep.finishChunk()])
+                : toolCallAnswer("slow__wait", arguments: #"{"seconds": 60}"#, id: "call_\(index)")
+        }
+        defer { server.stop() }
+        let session = try start(chat, config, server, ["-T", "slow", "--yes-tools", "slow", "-i"])
+        defer { session.kill() }
+        #expect(await session.waitForScreen { $0.contains("›") })
+        try session.type("first")
+        try session.send("Enter")
+        #expect(await session.waitForScreen(timeout: 60) { $0.contains("⚙ slow.wait") }, "\(session.screen())")
+        let pressed = ContinuousClock.now
+        try session.send("C-c")
+        #expect(
+            await session.waitForScreen(timeout: 3) { $0.components(separatedBy: "›").count >= 3 },
+            "\(session.screen())")
+        #expect(ContinuousClock.now - pressed < .seconds(3))
+        try session.type("second")
+        try session.send("Enter")
+        #expect(await session.waitForScreen { $0.contains("Fine.") }, "\(session.screen())")
+        // The cancelled call kept its result, saying so.
+        let sent = try sentMessages(try #require(server.requests.last))
+        let tool = try #require(sent.last { $0["role"] as? String == "tool" })
+        #expect(tool["content"] as? String == "the user cancelled this tool call before it finished")
+        try session.send("C-d")
+        #expect(await session.exitStatus() == 0)
+    }
+}
