@@ -2,27 +2,41 @@ import ChatTestSupport
 import Foundation
 import Testing
 
-/// A tiny MCP server made with the PyPI `mcp` SDK (in the tests' virtual environment): its tool
-/// `wait` sleeps for `seconds`, then says so.
+/// A tiny MCP server speaking JSON-RPC lines itself (python3, no SDK): its tool `wait` sleeps
+/// for `seconds`, then says so; each `notifications/cancelled` it gets is written to
+/// `cancelled.log` in the home, with the request id.
 private func slowServerConfig(_ chat: ChatBinary) throws -> String {
-    let venv = try MCPTestVenv.directory.get()
     let script = chat.home + "/slow.py"
     try """
-    import asyncio
-    from mcp.server.fastmcp import FastMCP
-
-    app = FastMCP("slow")
-
-    @app.tool()
-    async def wait(seconds: float) -> str:
-        \"\"\"Waits for some seconds.\"\"\"
-        await asyncio.sleep(seconds)
-        return "waited"
-
-    app.run()
+    import json, sys, threading, time
+    lock = threading.Lock()
+    def send(message):
+        with lock:
+            sys.stdout.write(json.dumps(message) + "\\n")
+            sys.stdout.flush()
+    def wait(id, seconds):
+        time.sleep(seconds)
+        send({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": "waited"}]}})
+    for line in sys.stdin:
+        message = json.loads(line)
+        method, id = message.get("method"), message.get("id")
+        if method == "initialize":
+            send({"jsonrpc": "2.0", "id": id, "result": {
+                "protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                "serverInfo": {"name": "slow", "version": "1"}}})
+        elif method == "tools/list":
+            send({"jsonrpc": "2.0", "id": id, "result": {"tools": [{"name": "wait", "description": "Waits.",
+                "inputSchema": {"type": "object", "properties": {"seconds": {"type": "number"}}}}]}})
+        elif method == "tools/call":
+            seconds = message["params"]["arguments"].get("seconds", 1)
+            threading.Thread(target=wait, args=(id, seconds), daemon=True).start()
+        elif method == "notifications/cancelled":
+            with open("\(chat.home)/cancelled.log", "a") as log:
+                log.write("cancelled %s\\n" % message["params"]["requestId"])
+        elif id is not None:
+            send({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "no such method"}})
     """.write(toFile: script, atomically: true, encoding: .utf8)
-    return try chat.writeConfig(
-        #"{"mcp_servers": {"slow": {"command": "\#(venv)/bin/python", "args": ["\#(script)"]}}}"#)
+    return try chat.writeConfig(#"{"mcp_servers": {"slow": {"command": "/usr/bin/python3", "args": ["\#(script)"]}}}"#)
 }
 
 /// The tool's result the second request carried, if any.
@@ -61,7 +75,7 @@ struct ToolsTerminalTests {
         defer { session.kill() }
         #expect(await session.waitForScreen(timeout: 60) { $0.contains("[e]dit the arguments") }, "\(session.screen())")
         let screen = session.screen()
-        #expect(screen.contains("Tool call: get_current_time on MCP server time\n{\n  \"timezone\": \"UTC\"\n}\n"))
+        #expect(screen.contains("Tool call: get_current_time on MCP server time\n{\n  \"timezone\" : \"UTC\"\n}\n"))
         #expect(server.requests.count == 1)
         try session.send("y")
         #expect(await session.exitStatus(timeout: 30) == 0, "\(session.screen())")
@@ -126,7 +140,7 @@ struct ToolsTerminalTests {
         let chat = ChatBinary()
         let config = try slowServerConfig(chat)
         let server = try LoopbackServer { request, index in
-            request.bodyText.contains(#""role":"tool""#) || request.bodyText.contains("second")
+            request.bodyText.contains(#""role":"tool""#) || request.bodyText.contains(#""content":"second""#)
                 ? ServerStep.sse([ServerStep.chatChunk("Fine."), ServerStep.finishChunk()])
                 : toolCallAnswer("slow__wait", arguments: #"{"seconds": 60}"#, id: "call_\(index)")
         }
@@ -150,6 +164,9 @@ struct ToolsTerminalTests {
         let sent = try sentMessages(try #require(server.requests.last))
         let tool = try #require(sent.last { $0["role"] as? String == "tool" })
         #expect(tool["content"] as? String == "the user cancelled this tool call before it finished")
+        // The server was told.
+        let told = try String(contentsOfFile: chat.home + "/cancelled.log", encoding: .utf8)
+        #expect(told.hasPrefix("cancelled "), "\(told)")
         try session.send("C-d")
         #expect(await session.exitStatus() == 0)
     }
