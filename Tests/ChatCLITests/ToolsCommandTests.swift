@@ -124,6 +124,35 @@ struct ToolsCommandTests {
         #expect((parsed["datetime"] as? String)?.hasPrefix("\(year)-") == true)
     }
 
+    @Test func jsonHasToolCallAndToolResultEvents() async throws {
+        let chat = ChatBinary()
+        let config = try timeConfig(chat)
+        let server = try LoopbackServer { _, index in
+            index == 0
+                ? toolCallAnswer("time__get_current_time", arguments: #"{"timezone": "UTC"}"#)
+                : ServerStep.sse([ServerStep.chatChunk("Noon."), ServerStep.finishChunk()])
+        }
+        defer { server.stop() }
+        let result = try await chat.run(
+            ["--config", config, "--base-url", server.baseURL, "-T", "time", "--yes-tools", "time", "--json", "Time?"],
+            timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = result.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        let call = try #require(events.first { $0["type"] as? String == "tool_call" })
+        #expect(call["id"] as? String == "call_1")
+        #expect(call["server"] as? String == "time")
+        #expect(call["tool"] as? String == "get_current_time")
+        #expect((call["arguments"] as? [String: Any])?["timezone"] as? String == "UTC")
+        let done = try #require(events.first { $0["type"] as? String == "tool_result" })
+        #expect(done["id"] as? String == "call_1")
+        #expect(done["is_error"] as? Bool == false)
+        #expect((done["bytes"] as? Int ?? 0) > 20)
+        #expect(done["duration_ms"] is Int)
+        #expect(events.last?["type"] as? String == "done")
+    }
+
     @Test func withNoTerminalAToolNotApprovedIsDeclinedAndSaidOnce() async throws {
         let chat = ChatBinary()
         let config = try timeConfig(chat)

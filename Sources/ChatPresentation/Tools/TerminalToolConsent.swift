@@ -75,8 +75,9 @@ public actor TerminalToolConsent: ToolConsent {
     public func continueAfter(rounds: Int) async -> Bool {
         guard let terminal else { return false }
         let question =
-            "\n" + questionStyle.bold("The model asks for tools again after \(rounds) rounds of tool calls.") + "\n"
-            + "[y]es, another \(rounds) rounds / [n]o, stop here "
+            "\n"
+            + questionStyle.bold("The model asks for tools again after \(Counted.text(rounds, "round")) of tool calls.")
+            + "\n[y]es, another \(Counted.text(rounds, "round")) / [n]o, stop here "
         return await terminal.key(question, among: "yn") == "y"
     }
 
