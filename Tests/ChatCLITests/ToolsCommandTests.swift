@@ -124,6 +124,44 @@ struct ToolsCommandTests {
         #expect((parsed["datetime"] as? String)?.hasPrefix("\(year)-") == true)
     }
 
+    @Test func aServerThatEndsMidCallIsOneLineWithItsLogAndTheChatGoesOn() async throws {
+        let chat = ChatBinary()
+        let script = chat.home + "/crash.py"
+        try """
+        import json, sys
+        for line in sys.stdin:
+            message = json.loads(line)
+            method, id = message.get("method"), message.get("id")
+            if method == "initialize":
+                print(json.dumps({"jsonrpc": "2.0", "id": id, "result": {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "crash", "version": "1"}}}), flush=True)
+            elif method == "tools/list":
+                print(json.dumps({"jsonrpc": "2.0", "id": id, "result": {"tools": [{"name": "boom", "description": "Ends.", "inputSchema": {"type": "object"}}]}}), flush=True)
+            elif method == "tools/call":
+                sys.stderr.write("dying now\\n")
+                sys.exit(3)
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let config = try chat.writeConfig(
+            #"{"mcp_servers": {"crash": {"command": "/usr/bin/python3", "args": ["\#(script)"]}}}"#)
+        let server = try LoopbackServer { request, _ in
+            request.bodyText.contains(#""role":"tool""#)
+                ? ServerStep.sse([ServerStep.chatChunk("It broke."), ServerStep.finishChunk()])
+                : toolCallAnswer("crash__boom", arguments: "{}")
+        }
+        defer { server.stop() }
+        let result = try await chat.run(
+            ["--config", config, "--base-url", server.baseURL, "-T", "crash", "--yes-tools", "crash", "Go"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "It broke.\n")
+        let log = chat.home + "/data/chat/mcp/crash.log"
+        #expect(
+            result.stderr.contains(
+                "chat: warning: MCP server \"crash\": the server ended (its output closed) (its log: \(log))\n"),
+            "\(result.stderr)")
+        #expect(try String(contentsOfFile: log, encoding: .utf8).contains("dying now"))
+        let tool = try #require(try sentMessages(try server.request(1)).last)
+        #expect((tool["content"] as? String)?.contains("the server ended") == true)
+    }
+
     @Test func jsonHasToolCallAndToolResultEvents() async throws {
         let chat = ChatBinary()
         let config = try timeConfig(chat)

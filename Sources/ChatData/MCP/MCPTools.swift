@@ -15,6 +15,8 @@ public final class MCPTools: ToolSource {
     private let report: @Sendable (_ server: String, _ message: String, _ log: String?) -> Void
     /// How many of the source's problems were reported.
     private let reported = Mutex(0)
+    /// The servers that ended during a call, reported.
+    private let ended = Mutex(Set<String>())
 
     /// The servers `names` of `settings` (by default the ones it chose). Their logs go to
     /// `<dataDirectory>/mcp/` (none: nowhere, e.g. with history off); `report` hears each problem.
@@ -51,8 +53,22 @@ public final class MCPTools: ToolSource {
     }
 
     public func call(_ call: ToolCall) async -> ToolResult {
-        await source.call(call)
+        let result = await source.call(call)
+        // A server that ended (or broke its output) during a call is a problem of the server's,
+        // said once with its log, beside the error result the model gets.
+        if result.isError, let (server, _) = route(call.name),
+            Self.serverGone.contains(where: { result.text.hasPrefix($0) }),
+            ended.withLock({ $0.insert(server).inserted })
+        {
+            report(server, result.text, logPath(of: server))
+        }
+        return result
     }
+
+    /// How `MCPStdioConnection` says a server is gone.
+    private static let serverGone = [
+        "the server ended", "could not write to the server", "the server sent a message over",
+    ]
 
     /// Ends every server started, each within 3 s.
     public func close() async {
