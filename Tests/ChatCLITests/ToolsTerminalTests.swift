@@ -97,6 +97,19 @@ struct ToolsTerminalTests {
         #expect(!session.screen().contains("⚙"))
     }
 
+    @Test func ctrlCAtTheQuestionStopsTheTurnWith130() async throws {
+        let chat = ChatBinary()
+        let server = try timeServer()
+        defer { server.stop() }
+        let session = try start(chat, try timeConfig(chat), server, ["-T", "time", "What time is it?"])
+        defer { session.kill() }
+        #expect(await session.waitForScreen(timeout: 60) { $0.contains("[e]dit the arguments") })
+        try session.send("C-c")
+        #expect(await session.exitStatus(timeout: 10) == 130, "\(session.screen())")
+        #expect(server.requests.count == 1)
+        #expect(!session.screen().contains("⚙"))
+    }
+
     @Test func aRunsThisToolWithoutAskingForTheRestOfTheRun() async throws {
         let chat = ChatBinary()
         let server = try timeServer(rounds: 2)
@@ -148,6 +161,8 @@ struct ToolsTerminalTests {
         let session = try start(chat, config, server, ["-T", "slow", "--yes-tools", "slow", "-i"])
         defer { session.kill() }
         #expect(await session.waitForScreen { $0.contains("›") })
+        // The prompt shows the servers whose tools are on; /tools lists them, made safe.
+        #expect(session.screen().contains("gpt-4o-mini · tools: slow · 0 turns ›"), "\(session.screen())")
         try session.type("first")
         try session.send("Enter")
         #expect(await session.waitForScreen(timeout: 60) { $0.contains("⚙ slow.wait") }, "\(session.screen())")
