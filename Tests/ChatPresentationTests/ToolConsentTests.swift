@@ -133,6 +133,24 @@ private func call(_ zone: String = "UTC", name: String = "time__convert_time") -
         #expect(terminal.shown.first?.contains("after 1 round of tool calls") == true)
     }
 
+    @Test func theToolsOfAServerSwitchedOffAreNotOffered() async {
+        struct Source: ToolSource {
+            func tools() async -> [ToolDefinition] {
+                ["time__now", "git__status"].map { ToolDefinition(name: $0, description: "", parameters: .object([:])) }
+            }
+            func call(_ call: ToolCall) async -> ToolResult { ToolResult(callID: call.id, content: [], isError: false) }
+        }
+        let toolSwitch = ToolSwitch(servers: ["time", "git"])
+        let reporter = ToolCallReporter(
+            Source(), naming: naming, notes: CapturingSink(), style: plain, live: false, lines: nil,
+            toolSwitch: toolSwitch, format: { _ in "{}" })
+        #expect(await reporter.tools().map(\.name) == ["time__now", "git__status"])
+        _ = toolSwitch.toggle("time")
+        #expect(await reporter.tools().map(\.name) == ["git__status"])
+        toolSwitch.setAll(false)
+        #expect(await reporter.tools().isEmpty)
+    }
+
     @Test func theToolLineIsMadeSafe() async {
         struct Source: ToolSource {
             func tools() async -> [ToolDefinition] { [] }
