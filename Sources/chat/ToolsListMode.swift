@@ -20,7 +20,7 @@ struct ToolsListMode {
                 "no MCP servers are configured: add mcp_servers to the config (README: Tools)", status: 1)
         }
         let tools = MCPTools(
-            settings, dataDirectory: DataDirectory(environment: console.environment),
+            settings, dataDirectory: settings.keepsLogs ? DataDirectory(environment: console.environment) : nil,
             clientVersion: ChatDataVersion.string, report: ToolProblemLine(console: console).report)
         let entries = await Self.entries(tools)
         await tools.close()

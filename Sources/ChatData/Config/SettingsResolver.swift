@@ -287,6 +287,7 @@ extension SettingsResolver {
         try tools.decide(
             serversValue: file.mcpServers, source: source, overrides: SettingOverrides(), environment: environment)
         if !tools.isOn { tools.servers = tools.configured }
+        tools.keepsLogs = (overrides.values["history"] ?? file.top["history"])?.boolean ?? true
         return tools
     }
 }
