@@ -110,6 +110,30 @@ struct ToolsTerminalTests {
         #expect(!session.screen().contains("⚙"))
     }
 
+    @Test func dashXUsesTheLoopAndItsSpinnerLeavesTheQuestionAlone() async throws {
+        let chat = ChatBinary()
+        let server = try LoopbackServer { request, _ in
+            request.bodyText.contains(#""role":"tool""#)
+                ? ServerStep.sse([ServerStep.chatChunk("```sh\ndate\n```"), ServerStep.finishChunk()])
+                : toolCallAnswer("time__get_current_time", arguments: #"{"timezone": "UTC"}"#)
+        }
+        defer { server.stop() }
+        let session = try TmuxSession(
+            program: ChatBinary.path,
+            arguments: [
+                "--config", try timeConfig(chat), "--base-url", server.baseURL, "-T", "time", "-x", "the time",
+            ],
+            environment: chat.environment.merging(["TERM": "xterm", "SHELL": "/bin/bash"]) { $1 })
+        defer { session.kill() }
+        #expect(await session.waitForScreen(timeout: 60) { $0.contains("[e]dit the arguments") })
+        #expect(!session.screen().contains("waiting"), "\(session.screen())")
+        try session.send("y")
+        #expect(await session.waitForScreen(timeout: 30) { $0.contains("run it? [y]es") }, "\(session.screen())")
+        #expect(session.screen().contains("⚙ time.get_current_time"))
+        try session.send("n")
+        #expect(await session.exitStatus() == 1)
+    }
+
     @Test func aRunsThisToolWithoutAskingForTheRestOfTheRun() async throws {
         let chat = ChatBinary()
         let server = try timeServer(rounds: 2)
