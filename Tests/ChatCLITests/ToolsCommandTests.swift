@@ -162,6 +162,44 @@ struct ToolsCommandTests {
         #expect((tool["content"] as? String)?.contains("the server ended") == true)
     }
 
+    @Test(arguments: [(Int32(SIGTERM), Int32(143)), (Int32(SIGHUP), Int32(129)), (Int32(SIGINT), Int32(130))])
+    func aSignalDuringACallEndsTheServerWithinThreeSeconds(signal: Int32, status: Int32) async throws {
+        let chat = ChatBinary()
+        let config = try slowServerConfig(chat)
+        let server = try LoopbackServer { _, _ in toolCallAnswer("slow__wait", arguments: #"{"seconds": 60}"#) }
+        defer { server.stop() }
+        let running = try chat.start(
+            ["--config", config, "--base-url", server.baseURL, "-T", "slow", "--yes-tools", "slow", "Wait"])
+        let calls = chat.home + "/calls.log"
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !FileManager.default.fileExists(atPath: calls) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(FileManager.default.fileExists(atPath: calls))
+        #expect(isRunning(chat.home + "/slow.py"))
+        let sent = ContinuousClock.now
+        running.signal(signal)
+        let result = await running.wait(timeout: 10)
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(result.stderr.contains("⚙ slow.wait {\"seconds\":60} · "), "\(result.stderr)")
+        #expect(result.stderr.contains(" · cancelled · "))
+        while isRunning(chat.home + "/slow.py") && ContinuousClock.now - sent < .seconds(3) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(!isRunning(chat.home + "/slow.py"), "the server outlived chat by 3 s")
+    }
+
+    /// Whether a process whose command line holds `text` runs.
+    private func isRunning(_ text: String) -> Bool {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        process.arguments = ["-f", text]
+        process.standardOutput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }
+
     @Test func jsonHasToolCallAndToolResultEvents() async throws {
         let chat = ChatBinary()
         let config = try timeConfig(chat)

@@ -4,8 +4,8 @@ import Testing
 
 /// A tiny MCP server speaking JSON-RPC lines itself (python3, no SDK): its tool `wait` sleeps
 /// for `seconds`, then says so; each `notifications/cancelled` it gets is written to
-/// `cancelled.log` in the home, with the request id.
-private func slowServerConfig(_ chat: ChatBinary) throws -> String {
+/// `cancelled.log` in the home, with the request id, and each call it starts to `calls.log`.
+func slowServerConfig(_ chat: ChatBinary) throws -> String {
     let script = chat.home + "/slow.py"
     try """
     import json, sys, threading, time
@@ -28,6 +28,8 @@ private func slowServerConfig(_ chat: ChatBinary) throws -> String {
             send({"jsonrpc": "2.0", "id": id, "result": {"tools": [{"name": "wait", "description": "Waits.",
                 "inputSchema": {"type": "object", "properties": {"seconds": {"type": "number"}}}}]}})
         elif method == "tools/call":
+            with open("\(chat.home)/calls.log", "a") as log:
+                log.write("call %s\\n" % id)
             seconds = message["params"]["arguments"].get("seconds", 1)
             threading.Thread(target=wait, args=(id, seconds), daemon=True).start()
         elif method == "notifications/cancelled":
