@@ -72,6 +72,10 @@ enum ChatCommand {
         case .listRoles, .completionValues(.roles):
             return ConfigListingMode(console: console).roles(
                 configPath: configPath, forCompletion: options.action != .listRoles, json: options.json)
+        case .toolsList:
+            return await ToolsListMode(options: options, console: console).run()
+        case .completionValues(.toolServers):
+            return ToolsListMode.serverNames(options, console)
         case .list, .search, .show, .export, .delete, .completionValues(.conversations):
             return await HistoryMode.run(options, console)
         case .models, .chat:
@@ -108,9 +112,12 @@ enum ChatCommand {
         }
         do throws(RunFailure) {
             let session = try await builder.session(settings, repository, modelList)
-            return await ChatMode(
+            let status = await ChatMode(
                 session: session, options: options, console: console, connectAhead: repository.preconnect
             ).run()
+            // Every way a chat ends (an answer, an error, Ctrl-C, SIGTERM, SIGHUP) comes here.
+            await session.toolServers?.close()
+            return status
         } catch {
             return console.fail(error.message, status: error.status)
         }

@@ -16,6 +16,8 @@ struct CommandLineOptions: Equatable {
         case models
         /// `--list-roles`: the roles there are.
         case listRoles
+        /// `--tools-list`: the tools of the configured MCP servers.
+        case toolsList
         /// `--delete ID…`: one or more ids.
         case delete([String])
         /// `--completions SHELL`: the completion script.
@@ -31,7 +33,7 @@ struct CommandLineOptions: Equatable {
         /// The actions an option asks for, in the order they win: of several asked for, the one
         /// done is the first.
         enum Kind: Int, Comparable {
-            case help, version, completions, listRoles, models, list, search, show, export, delete
+            case help, version, completions, listRoles, toolsList, models, list, search, show, export, delete
 
             static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
         }

@@ -18,7 +18,7 @@ extension CommandLineParser {
             case .command(.toggle(let set)):
                 set(&options)
             case .command(.action(let kind, _)), .command(.actionValue(let kind, _)):
-                needsSettings = needsSettings && kind == .models
+                needsSettings = needsSettings && (kind == .models || kind == .toolsList)
                 if chosen.map({ kind < $0.kind }) ?? true { chosen = (kind, index) }
             case .command(.value), .setting:
                 break
@@ -97,7 +97,7 @@ extension CommandLineParser {
     ) throws(CLIError) {
         guard options.json else { return }
         switch action {
-        case nil, .list, .search, .models, .listRoles, .help, .version, .completions:
+        case nil, .list, .search, .models, .listRoles, .toolsList, .help, .version, .completions:
             break
         case .show, .export, .delete:
             throw .usage("--json goes with a prompt, -x, --list, --search, --models or --list-roles")
@@ -120,6 +120,7 @@ extension CommandLineParser {
         switch action {
         case .listRoles: try noWords(after: "--list-roles", options.prompt)
         case .models: try noWords(after: "--models", options.prompt)
+        case .toolsList: try noWords(after: "--tools-list", options.prompt)
         case .list: try noWords(after: "--list", options.prompt)
         case .show: try noWords(after: "--show ID", options.prompt)
         case .export: try noWords(after: "--export ID", options.prompt)

@@ -62,6 +62,23 @@ enum CommandOptionTable {
                 completion: .file, repeats: true),
             .value { options, text throws(CLIError) in options.files.append(try CommandOption.nonEmpty(text, "--file"))
             }),
+        // Tools from MCP servers (-T and --max-tool-rounds are the settings' flags)
+        CommandOption(
+            Flag("no-tools", help: "offer no tools this run, whatever tools or -T say"),
+            .toggle { $0.overrides.noTools = true }),
+        CommandOption(
+            Flag(
+                "yes-tools", value: "SERVER[.TOOL],...",
+                help: "run these tools without asking (a server's name alone: all its tools)",
+                completion: .listed(ShellCompletion.Values.toolServers.rawValue), repeats: true),
+            .value { options, text throws(CLIError) in
+                let items = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+                guard !items.isEmpty else { throw .usage("--yes-tools needs SERVER or SERVER.TOOL") }
+                options.overrides.yesTools += items
+            }),
+        CommandOption(
+            Flag("tools-list", help: "list the tools of the configured MCP servers (with -T, of those servers)"),
+            .action(.toolsList, .toolsList)),
         CommandOption(
             Flag("models", help: "list the models the server offers (a table on a terminal, one a line when piped)"),
             .action(.models, .models)),

@@ -76,7 +76,7 @@ struct HistoryMode {
                     }.joined())
             }
         case .chat, .help, .version, .completions, .manPage, .completionValues(.profiles), .completionValues(.roles),
-            .models, .listRoles, .localFallback:
+            .completionValues(.toolServers), .models, .listRoles, .toolsList, .localFallback:
             return 2
         }
     }

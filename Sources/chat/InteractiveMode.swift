@@ -29,7 +29,7 @@ struct InteractiveMode {
         let completer = REPLCompleter(
             source: REPLCompletionSource(
                 useCase: session.useCase, history: session.history, home: session.environment["HOME"]),
-            roles: session.settings.roles.map(\.name))
+            roles: session.settings.roles.map(\.name), toolServers: session.tools?.switch.servers ?? [])
         var promptStyle = session.outputStyle
         if readsTerminal, let output = EditLineReader.terminalOutput(),
             let editor = EditLineReader(
@@ -42,7 +42,7 @@ struct InteractiveMode {
             reader = PipedLineReader()
         }
         let control = SessionControl()
-        let parts = REPL.Parts(
+        var parts = REPL.Parts(
             useCase: session.useCase, reader: reader, output: session.stdout, notes: session.stderr,
             outputStyle: session.outputStyle, notesStyle: session.notesStyle,
             archive: JSONConversationArchive(home: session.environment["HOME"]),
@@ -55,6 +55,7 @@ struct InteractiveMode {
                 limit: session.settings.maxFileBytes, home: session.environment["HOME"]),
             attachments: session.attachments, temporaryDirectory: session.environment["TMPDIR"],
             schemaChecker: ResponseSchemaChecker())
+        parts.tools = session.tools
         let conversation = session.conversation
         let repl = REPL(parts: parts, conversation: conversation)
 

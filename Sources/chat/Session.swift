@@ -21,6 +21,10 @@ struct Session {
     var codeOnly = false
     /// `--json`: the answer's events as JSON lines on stdout.
     var json = false
+    /// The MCP servers whose tools the run offers (`-T`, `tools`), ended when the chat ends.
+    var toolServers: MCPTools?
+    /// What the REPL's `/tools` and prompt work with, when the run offers tools.
+    var tools: REPL.Tools?
 
     /// At the end of a one-shot: a conversation the history could not store is kept in a file
     /// of its own, and one line says so. (Failed writes were held back, so that line is all.)

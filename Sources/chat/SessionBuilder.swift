@@ -52,10 +52,13 @@ struct SessionBuilder {
     ) async throws(RunFailure) -> Session {
         let historyWarnings = HistoryWarnings(notes: console.stderr, style: console.errorStyle)
         let store = history(settings, historyWarnings)
+        let tools = toolLoop(settings)
         var session = Session(
             environment: console.environment, stdout: console.stdout, stderr: console.stderr, settings: settings,
-            useCase: GPTChatUseCase(repository: repository, recorder: store, modelList: modelList),
+            useCase: GPTChatUseCase(repository: repository, recorder: store, modelList: modelList, tools: tools?.loop),
             history: store, historyWarnings: historyWarnings)
+        session.toolServers = tools?.servers
+        session.tools = tools?.repl
         session.codeOnly = options.codeOnly
         session.json = options.json
         if options.continueLast || options.conversationID != nil {

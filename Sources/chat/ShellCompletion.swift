@@ -21,6 +21,8 @@ enum ShellCompletion {
         case conversations
         /// The roles `--role` accepts: the name, a tab and what the role is.
         case roles
+        /// The configured MCP servers `-T` and `--yes-tools` name.
+        case toolServers = "tool-servers"
     }
 
     /// The completion script for `shell`.

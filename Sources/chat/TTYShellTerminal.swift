@@ -50,10 +50,23 @@ final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
 
     /// Cancelling the task (SIGTERM, SIGHUP) ends the wait as Ctrl-C would.
     func choose(_ question: String) async -> ShellChoice {
+        switch await key(question, among: "yedn") {
+        case "y": return .run
+        case "e": return .edit
+        case "d": return .describe
+        case "n": return .decline
+        default: return .interrupt
+        }
+    }
+
+    /// Writes `question` on the terminal and reads keys until one of `keys` (lower case; a
+    /// capital one too), or Enter or Escape when `keys` holds `n` (as `n`); nil for Ctrl-C,
+    /// Ctrl-D, or the task cancelled (SIGTERM, SIGHUP).
+    func key(_ question: String, among keys: String) async -> Character? {
         let wake = wake.write
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                queue.async { [self] in continuation.resume(returning: chooseNow(question)) }
+                queue.async { [self] in continuation.resume(returning: keyNow(question, among: keys)) }
             }
         } onCancel: {
             var byte: UInt8 = 1
@@ -89,9 +102,9 @@ final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
         }
     }
 
-    /// On the queue: writes `question` and reads keys until one means something. Keys typed
-    /// before the question is shown are dropped: an early `y` must not run a command not yet seen.
-    private func chooseNow(_ question: String) -> ShellChoice {
+    /// On the queue: writes `question` and reads keys until one of `keys`. Keys typed before the
+    /// question is shown are dropped: an early `y` must not run a command not yet seen.
+    private func keyNow(_ question: String, among keys: String) -> Character? {
         var saved = termios()
         let raw = tcgetattr(tty, &saved) == 0
         if raw {
@@ -113,42 +126,39 @@ final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
             if poll(&waiting, 2, -1) < 0 {
                 if errno == EINTR { continue }
                 say("\n")
-                return .interrupt
+                return nil
             }
             if waiting[1].revents != 0 {
                 say("\n")
-                return .interrupt
+                return nil
             }
             var byte: UInt8 = 0
             let count = read(tty, &byte, 1)
             if count < 0 && errno == EINTR { continue }
             guard count == 1 else {
                 say("\n")
-                return .interrupt
+                return nil
             }
             switch byte {
-            case UInt8(ascii: "y"), UInt8(ascii: "Y"):
-                say("y\n")
-                return .run
-            case UInt8(ascii: "e"), UInt8(ascii: "E"):
-                say("e\n")
-                return .edit
-            case UInt8(ascii: "d"), UInt8(ascii: "D"):
-                say("d\n")
-                return .describe
-            case UInt8(ascii: "n"), UInt8(ascii: "N"), 0x0D, 0x0A, 0x1B:
-                say("n\n")
-                return .decline
             case 0x03, 0x04:
                 say("^C\n")
-                return .interrupt
+                return nil
+            case 0x0D, 0x0A,
+                0x1B where keys.contains("n"):
+                say("n\n")
+                return "n"
+            case 0x41...0x5A, 0x61...0x7A:
+                let key = Character(Unicode.Scalar(byte | 0x20))
+                guard keys.contains(key) else { continue }
+                say("\(key)\n")
+                return key
             default:
                 continue
             }
         }
     }
 
-    private func say(_ text: String) {
+    func say(_ text: String) {
         _ = text.withCString { write(tty, $0, strlen($0)) }
     }
 }

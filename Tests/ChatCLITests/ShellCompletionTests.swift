@@ -36,7 +36,7 @@ import Testing
                 == .completionValues(.conversations))
         #expect(
             failure(["--completion-values", "models"])
-                == "--completion-values expects one of profiles, conversations, roles and nothing more")
+                == "--completion-values expects one of profiles, conversations, roles, tool-servers and nothing more")
         #expect(failure(["--man-page", "x"]) == "--man-page takes no other argument")
         // Not options: after another option they are unknown, and --help does not list them.
         #expect(failure(["-v", "--man-page"]) == "unknown option --man-page; see chat --help")
@@ -158,7 +158,8 @@ import Testing
         let (chat, ids) = try await chatWithProfilesAndConversations()
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
         let me = ChatBinary.path
-        #expect(try await bashCompletions(chat, "\(me) --no-").sorted() == ["--no-history", "--no-stream"])
+        #expect(
+            try await bashCompletions(chat, "\(me) --no-").sorted() == ["--no-history", "--no-stream", "--no-tools"])
         #expect(try await bashCompletions(chat, "\(me) --prof") == ["--profile"])
         #expect(try await bashCompletions(chat, "\(me) --profile ").sorted() == ["anthropic", "groq", "local", "work"])
         #expect(try await bashCompletions(chat, "\(me) -m x --profile w") == ["work"])

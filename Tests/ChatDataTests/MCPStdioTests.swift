@@ -7,30 +7,10 @@ import Testing
 
 @testable import ChatData
 
-/// The PyPI server `mcp-server-time`, which no one here wrote, in a virtual environment of the
-/// tests' own: `CHAT_TEST_MCP_VENV` if set, else `.build/mcp-test-venv` in the package, made
-/// (`python3 -m venv`, `pip install mcp-server-time`) the first time it is missing.
+/// The PyPI server `mcp-server-time`, which no one here wrote, in the tests' virtual environment
+/// (`MCPTestVenv`).
 enum MCPTimeServer {
-    static let command: Result<String, MCPFailure> = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let venv =
-            ProcessInfo.processInfo.environment["CHAT_TEST_MCP_VENV"]
-            ?? root.appendingPathComponent(".build/mcp-test-venv").path
-        let program = venv + "/bin/mcp-server-time"
-        if FileManager.default.isExecutableFile(atPath: program) { return .success(program) }
-        for step in [["python3", "-m", "venv", venv], [venv + "/bin/pip", "install", "-q", "mcp-server-time"]] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = step
-            do { try process.run() } catch { return .failure(MCPFailure("could not run \(step[0]): \(error)")) }
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                return .failure(MCPFailure("\(step.joined(separator: " ")) failed (\(process.terminationStatus))"))
-            }
-        }
-        return .success(program)
-    }()
+    static let command: Result<String, MCPFailure> = MCPTestVenv.timeServer.mapError { MCPFailure($0.description) }
 
     static func entry(timeout: Double = 30) throws -> MCPServerEntry {
         MCPServerEntry(

@@ -15,6 +15,7 @@ struct SettingsTableTests {
         case .wholeNumber(let minimum, _): return .wholeNumber(minimum)
         case .boolean: return .boolean(false)
         case .stringMap: return .stringMap(["X-A": "1"])
+        case .names: return .names(["a"])
         case .choice(let words): return .text(words[0])
         }
     }

@@ -32,6 +32,26 @@ struct CompletionTests {
         #expect(completer.completions(for: "/models ") == [])
     }
 
+    @Test func onOffAndServerNamesAfterTools() {
+        let withTools = REPLCompleter(source: FixedSource(), toolServers: ["time", "git"])
+        #expect(withTools.completions(for: "/tools ") == ["on", "off", "time", "git"])
+        #expect(withTools.completions(for: "/tools t") == ["time"])
+        #expect(withTools.completions(for: "/tools o") == ["on", "off"])
+        #expect(completer.completions(for: "/tools t") == [])
+    }
+
+    @Test func theToolSwitchTurnsServersOnAndOff() {
+        let tools = ToolSwitch(servers: ["time", "git"])
+        #expect(tools.enabledServers == ["time", "git"])
+        #expect(tools.toggle("git") == false)
+        #expect(tools.enabledServers == ["time"])
+        #expect(tools.toggle("web") == nil)
+        tools.setAll(false)
+        #expect(tools.enabledServers.isEmpty)
+        #expect(tools.toggle("git") == true)
+        #expect(tools.enabledServers == ["git"])
+    }
+
     @Test func pathsAfterLoadAndSave() {
         #expect(completer.completions(for: "/load Sou") == ["Sources/", "Sources/ChatData/", "Sources/ChatDomain/"])
         #expect(completer.completions(for: "/save no") == ["notes.txt"])

@@ -75,7 +75,7 @@ public struct CommandLineFlag: Sendable {
         case .text(let text): return text
         case .number(let number): return SettingKind.plain(number)
         case .wholeNumber(let number): return String(number)
-        case .boolean, .stringMap: return nil
+        case .boolean, .stringMap, .names: return nil
         }
     }
 }

@@ -7,15 +7,18 @@ struct ConfigFile: Equatable {
     var profiles: [String: ConfigLevel]
     var defaultProfile: String?
     var roles: [String: ConfigRole]
+    /// `mcp_servers`: the MCP servers by name, as written (read into entries only when used).
+    var mcpServers: JSONValue?
 
     init(
         top: ConfigLevel = ConfigLevel(), profiles: [String: ConfigLevel] = [:], defaultProfile: String? = nil,
-        roles: [String: ConfigRole] = [:]
+        roles: [String: ConfigRole] = [:], mcpServers: JSONValue? = nil
     ) {
         self.top = top
         self.profiles = profiles
         self.defaultProfile = defaultProfile
         self.roles = roles
+        self.mcpServers = mcpServers
     }
 
     /// Parses and checks the file's bytes: strict JSON (`JSONParser`; a syntax error names its
@@ -31,7 +34,7 @@ struct ConfigFile: Equatable {
         guard case .object(let object) = value else {
             throw ConfigIssue(key: "(file)", problem: .wrongType(expected: .objectAtTop, got: value.kind))
         }
-        top = try ConfigLevel(object, extraKeys: ["profiles", "default_profile", "roles"])
+        top = try ConfigLevel(object, extraKeys: ["profiles", "default_profile", "roles", "mcp_servers"])
         let reader = ConfigReader(object: object, path: "")
         defaultProfile = try reader.string("default_profile")
         profiles = [:]
@@ -47,6 +50,11 @@ struct ConfigFile: Equatable {
             }
         case let other?:
             throw ConfigIssue(key: "profiles", problem: .wrongType(expected: .objectOfProfiles, got: other.kind))
+        }
+        switch object["mcp_servers"] {
+        case nil, .object?: mcpServers = object["mcp_servers"]
+        case let other?:
+            throw ConfigIssue(key: "mcp_servers", problem: .wrongType(expected: .objectOfServers, got: other.kind))
         }
         roles = [:]
         switch object["roles"] {

@@ -68,6 +68,20 @@ struct ConfigReader {
         }
     }
 
+    func strings(_ key: String) throws(ConfigIssue) -> [String]? {
+        switch object[key] {
+        case nil: return nil
+        case .array(let items):
+            var result: [String] = []
+            for item in items {
+                guard case .string(let text) = item else { throw mismatch(key, .listOfStrings, item) }
+                result.append(text)
+            }
+            return result
+        case let other?: throw mismatch(key, .listOfStrings, other)
+        }
+    }
+
     private func mismatch(_ key: String, _ expected: ConfigExpectation, _ value: JSONValue) -> ConfigIssue {
         ConfigIssue(key: path + key, problem: .wrongType(expected: expected, got: value.kind))
     }

@@ -12,7 +12,7 @@ struct ConfigRole: Equatable {
     var profile: String?
 
     /// The settings a role may set.
-    static let settingKeys = ["model"] + SamplingTable.all.map(\.key)
+    static let settingKeys = ["model", "tools"] + SamplingTable.all.map(\.key)
     /// Every key a role may hold.
     static let keys = ["prompt", "profile"] + settingKeys
 

@@ -30,6 +30,8 @@ public struct ResolvedSettings: Sendable {
     public var notes: [SettingsNote] = []
     /// When answers are rendered as Markdown.
     public var render = RenderMode.auto
+    /// The MCP servers whose tools the run offers, and how their calls run.
+    public var tools = ToolSettings()
 
     /// Nothing decided yet: what the settings table's values are stored into.
     static var blank: ResolvedSettings {

@@ -17,6 +17,8 @@ enum SettingKind: Sendable {
     case stringMap
     /// One of a few words.
     case choice([String])
+    /// A list of names: a JSON list of strings in the config, `a,b` from a flag.
+    case names
 
     /// The value of `key` in a config object, checked; nil when the key is absent.
     func read(_ key: String, from reader: ConfigReader) throws(ConfigIssue) -> SettingValue? {
@@ -29,6 +31,7 @@ enum SettingKind: Sendable {
         case .boolean: return try reader.bool(key).map(SettingValue.boolean)
         case .stringMap: return try reader.stringMap(key).map(SettingValue.stringMap)
         case .choice(let words): return try reader.choice(key, among: words).map(SettingValue.text)
+        case .names: return try reader.strings(key).map(SettingValue.names)
         }
     }
 
@@ -62,6 +65,10 @@ enum SettingKind: Sendable {
         case .choice(let words):
             guard words.contains(text) else { throw bad(.oneOf(words)) }
             return .text(text)
+        case .names:
+            let names = text.split(separator: ",").map { String($0).trimmingASCIIWhitespace() }.filter { !$0.isEmpty }
+            guard !names.isEmpty else { throw bad(.nonEmpty) }
+            return .names(names)
         }
     }
 

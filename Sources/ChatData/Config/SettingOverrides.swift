@@ -9,6 +9,10 @@ public struct SettingOverrides: Sendable, Equatable {
     public var configPath: String?
     /// The role to use (`-r`): its prompt and settings come between the flags and the profile.
     public var role: String?
+    /// `--no-tools`: no tools this run, whatever `tools` or `-T` say.
+    public var noTools = false
+    /// `--yes-tools`, each item given: `SERVER` or `SERVER.TOOL`, run without asking.
+    public var yesTools: [String] = []
     /// The checked values, by config key.
     var values: [String: SettingValue] = [:]
     /// The flag that gave each value, by config key, to name it in messages.

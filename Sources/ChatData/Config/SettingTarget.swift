@@ -34,6 +34,13 @@ extension Bool: SettingTarget {
     }
 }
 
+extension [String]: SettingTarget {
+    init?(setting: SettingValue) {
+        guard case .names(let value) = setting else { return nil }
+        self = value
+    }
+}
+
 extension SamplingValue: SettingTarget {
     init?(setting: SettingValue) {
         switch setting {

@@ -6,6 +6,8 @@ enum SettingValue: Sendable, Equatable {
     case wholeNumber(Int)
     case boolean(Bool)
     case stringMap([String: String])
+    /// A list of names, e.g. the MCP servers whose tools a run uses.
+    case names([String])
 
     /// The text, if this is text.
     var text: String? {

@@ -117,6 +117,9 @@ public struct SettingsResolver {
             for: url, configured: settings.server.proxy)
         settings.profile = profileName
         settings.warnings = warning.map { [$0] } ?? []
+        try settings.tools.decide(
+            serversValue: file.mcpServers, source: decided["tools"]?.source, overrides: overrides,
+            environment: environment)
         applyCommandLine(roleLevel: roleLevel, overrides: overrides, file: file, to: &settings)
         return settings
     }
@@ -271,5 +274,31 @@ public struct SettingsResolver {
             guard let value = values[setting.key], let destination = setting.destination else { continue }
             _ = destination(value, &settings)
         }
+    }
+}
+
+extension SettingsResolver {
+    /// The MCP servers of the config at `configPath` (nil: the default one), by name: what `-T`
+    /// and `--yes-tools` complete to.
+    public func toolServerNames(configPath: String?) throws(SettingsError) -> [String] {
+        let (file, _, _) = try loadConfig(configPath)
+        return file.mcpServers?.object?.keys.sorted() ?? []
+    }
+
+    /// The tool settings alone, for `--tools-list` (no server or key is needed): the servers
+    /// `-T` or `tools` name, else every configured one.
+    public func toolSettings(_ overrides: SettingOverrides) throws(SettingsError) -> ToolSettings {
+        let (file, filePath, _) = try loadConfig(overrides.configPath)
+        var tools = ToolSettings()
+        let given = overrides.values["tools"] ?? file.top["tools"]
+        tools.servers = given.flatMap([String].init(setting:))
+        let source: SettingSource =
+            overrides.values["tools"] != nil
+            ? .flag("--tools") : .configFile(key: "tools", path: filePath ?? "(no config file)")
+        try tools.decide(
+            serversValue: file.mcpServers, source: source, overrides: SettingOverrides(), environment: environment)
+        if !tools.isOn { tools.servers = tools.configured }
+        tools.keepsLogs = (overrides.values["history"] ?? file.top["history"])?.boolean ?? true
+        return tools
     }
 }

@@ -81,6 +81,18 @@ public enum SettingsTable {
                 "TOKENS", "let an anthropic-provider model think first, with up to TOKENS tokens (at least 1024)",
                 long: "thinking")),
         Setting("cache", .boolean, default: .boolean(false), to: \.server.promptCaching),
+        // Tools from MCP servers (the config's `mcp_servers`)
+        Setting(
+            "tools", .names, to: \.tools.servers,
+            flag: .value(
+                "NAME[,NAME]", "offer the tools of these MCP servers (the config's mcp_servers) to the model",
+                short: "T", completion: .listed("tool-servers"))),
+        Setting(
+            "max_tool_rounds", .wholeNumber(minimum: 1), default: .wholeNumber(10), to: \.tools.roundLimit,
+            flag: .value("N", "run at most N rounds of tool calls, then ask whether to go on")),
+        Setting(
+            "max_tool_result_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(100_000),
+            to: \.tools.maxResultBytes),
     ]
 
     /// The entry for `key`, if it is a config key.

@@ -65,6 +65,27 @@ extension MCPServerEntry {
         return .success(entry)
     }
 
+    /// The tools `auto_approve` in each server's entry runs without asking: `true` for all of
+    /// them, or a list of the server's tool names. Another value is a problem naming the server.
+    static func approvals(in value: JSONValue) -> (approvals: [String: ToolApproval], problems: [MCPFailure]) {
+        var approvals: [String: ToolApproval] = [:]
+        var problems: [MCPFailure] = []
+        for (name, entry) in (value.object ?? [:]).sorted(by: { $0.key < $1.key }) {
+            switch entry["auto_approve"] {
+            case nil, .bool(false)?: continue
+            case .bool(true)?: approvals[name] = .all
+            case .array(let items)? where items.allSatisfy({ $0.string != nil }):
+                approvals[name] = .tools(Set(items.compactMap(\.string)))
+            default:
+                problems.append(
+                    MCPFailure(
+                        "MCP server \"\(ServerText.line(name, limit: 60))\": auto_approve must be true or a list of "
+                            + "its tool names; its tools will be asked about"))
+            }
+        }
+        return (approvals, problems)
+    }
+
     /// `text` with each `${NAME}` replaced by the variable's value; a variable not set is an
     /// error naming it.
     static func expand(_ text: String, _ environment: [String: String]) throws(MCPFailure) -> String {

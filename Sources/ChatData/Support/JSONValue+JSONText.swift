@@ -38,4 +38,18 @@ extension JSONValue: JSONRepresentable {
         guard write(to: &json) else { return nil }
         return String(decoding: json.bytes, as: UTF8.self)
     }
+
+    /// The value JSON `text` holds, read by chat's one JSON reader; nil when it is not JSON.
+    public init?(jsonText text: String) {
+        guard let value = try? JSONParser.parse(text) else { return nil }
+        self = value
+    }
+
+    /// The value as indented JSON text, as `/save` writes (a tool call's arguments shown to
+    /// the person); nil as for `jsonText`.
+    public var prettyJSONText: String? {
+        var json = JSONText(capacity: 128, pretty: true)
+        guard write(to: &json) else { return nil }
+        return String(decoding: json.bytes, as: UTF8.self)
+    }
 }

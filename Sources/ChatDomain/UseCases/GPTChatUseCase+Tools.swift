@@ -67,7 +67,8 @@ extension GPTChatUseCase {
         var call = call
         switch await loop.consent.decide(call, tool: tool) {
         case .decline:
-            return failed(Self.declinedText)
+            // Stopped while being asked (Ctrl-C): cancelled, not declined.
+            return failed(Task.isCancelled ? Self.cancelledText : Self.declinedText)
         case .runEdited(let arguments):
             call.arguments = arguments
         case .run:
@@ -75,7 +76,9 @@ extension GPTChatUseCase {
         }
         var result = await loop.source.call(call).cut(toBytes: loop.maxResultBytes)
         result.callID = call.id
-        return result
+        // Ctrl-C while it ran: the call was cancelled (the server told so), and the model is told
+        // the person cancelled it, whatever the source made of it.
+        return Task.isCancelled ? failed(Self.cancelledText) : result
     }
 
     /// Stores the last answer of a tool loop (its rounds are not stored).

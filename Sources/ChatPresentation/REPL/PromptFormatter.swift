@@ -4,9 +4,12 @@ import ChatDomain
 struct PromptFormatter {
     var style: TerminalStyle
 
-    func prompt(for conversation: Conversation, role: String? = nil, attached: Int = 0) -> String {
+    func prompt(for conversation: Conversation, role: String? = nil, attached: Int = 0, tools: [String] = [])
+        -> String
+    {
         var parts = [conversation.settings.model]
         if let role { parts.append(role) }
+        if !tools.isEmpty { parts.append("tools: " + tools.joined(separator: ",")) }
         let turns = conversation.turnCount
         parts.append(Counted.text(turns, "turn"))
         if let usage = conversation.lastUsage {

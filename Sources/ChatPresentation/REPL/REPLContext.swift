@@ -27,7 +27,11 @@ final class REPLContext {
     }
 
     /// The prompt, showing the conversation's state.
-    var prompt: String { formatter.prompt(for: conversation, role: role?.name, attached: attachments.count) }
+    var prompt: String {
+        formatter.prompt(
+            for: conversation, role: role?.name, attached: attachments.count,
+            tools: parts.tools?.switch.enabledServers ?? [])
+    }
 
     /// The prompt inside a `"""` block.
     var continuationPrompt: String { formatter.continuation }

@@ -1,6 +1,18 @@
 import ChatDomain
 
 extension REPL {
+    /// The tools of a run that offers them: which servers are on, and their tools as
+    /// `--tools-list` lists them (asking starts the servers).
+    public struct Tools: Sendable {
+        public var `switch`: ToolSwitch
+        public var list: @Sendable () async -> [ToolListPresenter.Entry]
+
+        public init(switch: ToolSwitch, list: @escaping @Sendable () async -> [ToolListPresenter.Entry]) {
+            self.switch = `switch`
+            self.list = list
+        }
+    }
+
     /// What the REPL is made of.
     public struct Parts {
         public var useCase: any ChatUseCase
@@ -37,6 +49,8 @@ extension REPL {
         /// Reads `/schema`'s schemas and checks answers against the conversation's; nil where
         /// schemas cannot be read.
         public var schemaChecker: (any SchemaChecker)?
+        /// The run's tools (`-T`), if it offers any: `/tools` and the prompt show them.
+        public var tools: Tools?
 
         /// Gathers the parts. Without `makeRenderer`, answers are printed as plain text.
         public init(

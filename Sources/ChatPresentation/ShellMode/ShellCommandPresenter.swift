@@ -38,6 +38,8 @@ public struct ShellCommandPresenter {
         let indicator = WaitingIndicator(notes: notes, style: notesStyle)
         let spinner = indicator.start()
         let turn = await useCase.send(request, in: &conversation) { event in
+            // An answer that calls tools: the calls are asked about and shown next, not drawn over.
+            if case .toolCalls = event { indicator.stop() }
             if case .retrying(let attempt, let limit, let delay, let reason) = event, notes.isTerminal {
                 indicator.stop()
                 AnswerNotes(sink: notes, style: notesStyle).retrying(

@@ -32,6 +32,13 @@ extension ErrorWording {
         case .onlyForProvider(let key, let source, let provider, let inUse):
             return "\(key) (from \(source.name)) is for the \(provider) provider; this run's is \(inUse) (choose one "
                 + "with \"provider\" in the config, or --profile \(provider))"
+        case .noToolServer(let name, let source, let known):
+            let hint = NearestName.to(name, among: known).map { "did you mean \($0)? " } ?? ""
+            guard !known.isEmpty else {
+                return "no MCP server named \"\(name)\" (from \(text(source))): the config has no mcp_servers"
+            }
+            return "no MCP server named \"\(name)\" (from \(text(source))); \(hint)configured servers: "
+                + known.joined(separator: ", ")
         case .clientKeyWithoutCertificate(let source):
             return "client_key (from \(source.name)) needs client_cert, the certificate it belongs to"
         case .tlsFile(let file, let path, let source, let problem):
@@ -137,6 +144,8 @@ extension ErrorWording {
         case .number: "a number"
         case .wholeNumber: "a whole number"
         case .objectOfStrings: "an object of strings"
+        case .listOfStrings: "a list of strings"
+        case .objectOfServers: "an object of servers by name"
         }
     }
 

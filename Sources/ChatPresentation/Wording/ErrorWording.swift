@@ -56,7 +56,7 @@ public enum ErrorWording {
         case .toolRoundLimit(let rounds):
             return
                 "the model asked for tools again after \(rounds) round\(rounds == 1 ? "" : "s") of tool calls; stopped "
-                + "there (the limit on rounds of tool calls)"
+                + "there: raise max_tool_rounds in the config, or give --max-tool-rounds N"
         case .cancelled:
             return "interrupted"
         }

@@ -24,4 +24,7 @@ public enum SettingsError: Error, Sendable, Equatable {
     case tlsFile(TLSFile, path: String, source: SettingSource, FileProblem)
     /// A setting that only `provider`'s API takes, set for a run whose provider is `inUse`.
     case onlyForProvider(key: String, source: SettingSource, provider: String, inUse: String)
+    /// `name` (in `tools`, `-T` or `--yes-tools`, as `source` says) is not a server of the config's
+    /// `mcp_servers`; `known` are the configured ones.
+    case noToolServer(name: String, source: SettingSource, known: [String])
 }

@@ -4,6 +4,8 @@ struct CompletionContext: Sendable {
     var source: any CompletionSource
     /// The roles `/role` accepts.
     var roleNames: [String]
+    /// The MCP servers of the run (`/tools SERVER`).
+    var toolServers: [String] = []
 
     /// The word being completed: the last of `argument` (all of it when it has no space).
     static func lastWord(of argument: String) -> String {

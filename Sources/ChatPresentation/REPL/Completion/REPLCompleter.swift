@@ -5,9 +5,9 @@
 public struct REPLCompleter: Sendable {
     private let context: CompletionContext
 
-    /// Completes from `source` and the role names `roles`.
-    public init(source: any CompletionSource, roles: [String] = []) {
-        context = CompletionContext(source: source, roleNames: roles)
+    /// Completes from `source`, the role names `roles` and the run's MCP servers `toolServers`.
+    public init(source: any CompletionSource, roles: [String] = [], toolServers: [String] = []) {
+        context = CompletionContext(source: source, roleNames: roles, toolServers: toolServers)
     }
 
     /// The matches for `line`, the text before the cursor.

@@ -1,0 +1,66 @@
+import ChatDomain
+
+/// What the settings say about tools from MCP servers: which configured servers a run uses
+/// (`tools`, `-T`, `--no-tools`), which tools run without asking (`auto_approve`, `--yes-tools`),
+/// and the loop's limits. With no server chosen, nothing of MCP is built or started.
+public struct ToolSettings: Sendable {
+    /// The servers whose tools the run offers, as `tools` or `-T` named them; none: tools are off.
+    public var servers: [String]?
+    /// Rounds of tool calls before the person is asked whether to go on (`max_tool_rounds`).
+    public var roundLimit = 10
+    /// The most bytes of one result sent to the model (`max_tool_result_bytes`).
+    public var maxResultBytes = 100_000
+    /// Every server of the config's `mcp_servers`, by name, sorted.
+    public var configured: [String] = []
+    /// The tools that run without asking, by server.
+    public var approved: [String: ToolApproval] = [:]
+    /// Whether the servers' logs are kept (in the data directory): not with history off.
+    public var keepsLogs = true
+    /// Problems with the entries of `auto_approve`, a line each (said on stderr; the rest goes on).
+    public var problems: [String] = []
+    /// The config's `mcp_servers`, as written; read into entries only when tools are used.
+    var serversValue: JSONValue?
+    /// The environment `${VAR}` in an entry is read from.
+    var environment: [String: String] = [:]
+
+    /// Whether the run offers tools.
+    public var isOn: Bool { !(servers ?? []).isEmpty }
+
+    /// Decides the servers and approvals from the config's `mcp_servers`, the chosen `servers`
+    /// (from `source`) and the command line's `--no-tools` and `--yes-tools`; a name that is not
+    /// a configured server is an error naming it and the servers there are.
+    mutating func decide(
+        serversValue: JSONValue?, source: SettingSource?, overrides: SettingOverrides, environment: [String: String]
+    ) throws(SettingsError) {
+        self.serversValue = serversValue
+        self.environment = environment
+        configured = serversValue?.object?.keys.sorted() ?? []
+        if overrides.noTools { servers = nil }
+        for name in servers ?? [] where !configured.contains(name) {
+            throw .noToolServer(name: name, source: source ?? .commandLine, known: configured)
+        }
+        servers = servers.map { names in names.reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }
+        var approved: [String: ToolApproval] = [:]
+        for item in overrides.yesTools {
+            let (server, tool) = Self.split(item)
+            guard configured.contains(server) else {
+                throw .noToolServer(name: server, source: .flag("--yes-tools"), known: configured)
+            }
+            let approval = tool.map { ToolApproval.tools([$0]) } ?? .all
+            approved[server] = approved[server].map { $0.adding(approval) } ?? approval
+        }
+        if isOn, let serversValue {
+            let configuredApprovals = MCPServerEntry.approvals(in: serversValue)
+            problems = configuredApprovals.problems.map(\.message)
+            approved.merge(configuredApprovals.approvals) { $0.adding($1) }
+        }
+        self.approved = approved
+    }
+
+    /// `SERVER.TOOL` as its server and tool; `SERVER` alone with no tool.
+    static func split(_ item: String) -> (server: String, tool: String?) {
+        guard let dot = item.firstIndex(of: ".") else { return (item, nil) }
+        let tool = String(item[item.index(after: dot)...])
+        return (String(item[..<dot]), tool.isEmpty ? nil : tool)
+    }
+}

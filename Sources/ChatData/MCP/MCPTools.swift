@@ -1,0 +1,123 @@
+import ChatDomain
+import Synchronization
+
+/// The tools of the MCP servers a run uses, as the composition root sees them (`ToolSource`):
+/// the servers its `ToolSettings` chose, started when their tools are first needed, each
+/// server's stderr in `<data directory>/mcp/<server>.log`; every problem (an entry that cannot
+/// be used, a server that cannot start or answer) handed to `report` once, with the server and
+/// its log file; which offered tool is which server's, and whether it runs without asking.
+public final class MCPTools: ToolSource {
+    private let source: MCPToolSource
+    /// The servers used, in the order chosen.
+    public let servers: [String]
+    private let approved: [String: ToolApproval]
+    private let logDirectory: String?
+    private let report: @Sendable (_ server: String, _ message: String, _ log: String?) -> Void
+    /// How many of the source's problems were reported.
+    private let reported = Mutex(0)
+    /// The servers that ended during a call, reported.
+    private let ended = Mutex(Set<String>())
+
+    /// The servers `names` of `settings` (by default the ones it chose). Their logs go to
+    /// `<dataDirectory>/mcp/` (none: nowhere, e.g. with history off); `report` hears each problem.
+    public init(
+        _ settings: ToolSettings, servers names: [String]? = nil, dataDirectory: DataDirectory?,
+        clientVersion: String,
+        report: @escaping @Sendable (_ server: String, _ message: String, _ log: String?) -> Void
+    ) {
+        let chosen = names ?? settings.servers ?? []
+        let configured = (settings.serversValue?.object ?? [:]).filter { chosen.contains($0.key) }
+        let parsed = MCPServerEntry.entries(in: .object(configured), environment: settings.environment)
+        let entries = parsed.entries
+        let directory = dataDirectory.flatMap { directory -> String? in
+            guard directory.prepare() else { return nil }
+            let path = directory.file("mcp")
+            return FileSystem.isDirectory(path, mode: 0o700) || FileSystem.makeDirectory(path, mode: 0o700)
+                ? path : nil
+        }
+        logDirectory = directory
+        servers = chosen
+        approved = settings.approved
+        self.report = report
+        source = MCPToolSource(entries, clientVersion: clientVersion) { name in
+            directory.map { $0 + "/" + Self.fileName(name) + ".log" } ?? "/dev/null"
+        }
+        for problem in parsed.problems { report("", problem.message, nil) }
+        for problem in settings.problems { report("", problem, nil) }
+    }
+
+    public func tools() async -> [ToolDefinition] {
+        let tools = await source.tools()
+        await reportProblems()
+        return tools
+    }
+
+    public func call(_ call: ToolCall) async -> ToolResult {
+        let result = await source.call(call)
+        // A server that ended (or broke its output) during a call is a problem of the server's,
+        // said once with its log, beside the error result the model gets.
+        if result.isError, let (server, _) = route(call.name),
+            Self.serverGone.contains(where: { result.text.hasPrefix($0) }),
+            ended.withLock({ $0.insert(server).inserted })
+        {
+            report(server, result.text, logPath(of: server))
+        }
+        return result
+    }
+
+    /// How `MCPStdioConnection` says a server is gone.
+    private static let serverGone = [
+        "the server ended", "could not write to the server", "the server sent a message over",
+    ]
+
+    /// Ends every server started, each within 3 s.
+    public func close() async {
+        await source.close()
+    }
+
+    /// The server and the tool's own name of an offered tool name (`server__tool`); nil for a
+    /// name no server of this run's offers.
+    public func route(_ offeredName: String) -> (server: String, tool: String)? {
+        let matching = servers.filter { offeredName.hasPrefix(MCPToolSource.offeredName(server: $0, tool: "")) }
+        guard let server = matching.max(by: { $0.count < $1.count }) else { return nil }
+        let prefix = MCPToolSource.offeredName(server: server, tool: "")
+        return (server, String(offeredName.dropFirst(prefix.count)))
+    }
+
+    /// Whether the offered tool runs without asking (`auto_approve`, `--yes-tools`).
+    public func isApproved(_ offeredName: String) -> Bool {
+        guard let (server, tool) = route(offeredName), let approval = approved[server] else { return false }
+        switch approval {
+        case .all: return true
+        case .tools(let names):
+            return names.contains { MCPToolSource.offeredName(server: server, tool: $0) == offeredName }
+                || approval.covers(tool)
+        }
+    }
+
+    /// Where server `name`'s stderr goes; nil when it goes nowhere.
+    public func logPath(of name: String) -> String? {
+        logDirectory.map { $0 + "/" + Self.fileName(name) + ".log" }
+    }
+
+    private func reportProblems() async {
+        let problems = await source.problems
+        let new = reported.withLock { count in
+            defer { count = problems.count }
+            return problems.dropFirst(count)
+        }
+        for problem in new { report(problem.server, problem.message, logPath(of: problem.server)) }
+    }
+
+    /// A server's name as a file name: only letters, digits, `-`, `_` and `.` (not leading).
+    static func fileName(_ name: String) -> String {
+        let safe = name.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "-_.".unicodeScalars.contains(scalar))
+                ? Character(scalar) : "_"
+        }
+        let text = String(safe)
+        return text.hasPrefix(".") || text.isEmpty ? "_" + text : text
+    }
+}

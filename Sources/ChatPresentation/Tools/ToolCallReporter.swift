@@ -1,0 +1,84 @@
+import ChatDomain
+
+/// A `ToolSource` that shows each call of the one it wraps: one line on the notes stream (dimmed
+/// on a terminal, where it stands while the call runs and is replaced when it ends) naming the
+/// server, the tool and its arguments in short, then how long it took, ok or error, and the
+/// result's size; with `--json`, a `tool_call` and a `tool_result` event on the lines too. All
+/// a tool or server chose is made safe.
+public struct ToolCallReporter: ToolSource {
+    private let source: any ToolSource
+    private let naming: ToolNaming
+    private let notes: any OutputSink
+    private let style: TerminalStyle
+    private let live: Bool
+    private let lines: JSONLines?
+    private let format: @Sendable (JSONValue) -> String?
+    private let toolSwitch: ToolSwitch?
+
+    /// Calls of `source`, shown on `notes` (`live`: it is a terminal); `lines` gets the events
+    /// (`--json`); `format` writes the arguments as one line of JSON. Only the tools of the
+    /// servers `toolSwitch` has on are offered.
+    public init(
+        _ source: any ToolSource, naming: ToolNaming, notes: any OutputSink, style: TerminalStyle, live: Bool,
+        lines: JSONLines?, toolSwitch: ToolSwitch? = nil, format: @escaping @Sendable (JSONValue) -> String?
+    ) {
+        self.toolSwitch = toolSwitch
+        self.source = source
+        self.naming = naming
+        self.notes = notes
+        self.style = style
+        self.live = live
+        self.lines = lines
+        self.format = format
+    }
+
+    public func tools() async -> [ToolDefinition] {
+        let tools = await source.tools()
+        guard let toolSwitch else { return tools }
+        return tools.filter { tool in naming.route(tool.name).map { toolSwitch.isOn($0.server) } ?? true }
+    }
+
+    public func call(_ call: ToolCall) async -> ToolResult {
+        let (server, tool) = naming.route(call.name) ?? ("", call.name)
+        let line = "⚙ " + naming.shown(call.name) + " " + ServerText.line(format(call.arguments) ?? "", limit: 60)
+        if live { notes.write(style.dim(line + " …")) }
+        lines?.write([
+            "type": .string("tool_call"), "id": .string(call.id), "server": .string(server), "tool": .string(tool),
+            "arguments": call.arguments,
+        ])
+        let started = ContinuousClock.now
+        let result = await source.call(call)
+        let elapsed = ContinuousClock.now - started
+        let bytes = result.text.utf8.count
+        let outcome: String
+        if Task.isCancelled {
+            outcome = "cancelled"
+        } else if result.isError {
+            outcome = "error: " + ServerText.line(result.text, limit: 80)
+        } else {
+            outcome = "ok"
+        }
+        let end = [line, Self.duration(elapsed), outcome, Self.size(bytes)].joined(separator: " · ")
+        notes.write(live ? "\r\u{1B}[K" + style.dim(end) + "\n" : end + "\n")
+        let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        lines?.write([
+            "type": .string("tool_result"), "id": .string(call.id), "is_error": .bool(result.isError),
+            "bytes": .number(Double(bytes)), "duration_ms": .number(Double(milliseconds)),
+        ])
+        return result
+    }
+
+    /// `0.3 s`, `12 s`.
+    static func duration(_ elapsed: Duration) -> String {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        if seconds < 10 { return String(Double(Int(seconds * 10)) / 10) + " s" }
+        return String(Int(seconds)) + " s"
+    }
+
+    /// `120 B`, `4.2 KB`, `1.3 MB`.
+    static func size(_ bytes: Int) -> String {
+        if bytes < 1000 { return "\(bytes) B" }
+        if bytes < 1_000_000 { return String(Double(bytes / 100) / 10) + " KB" }
+        return String(Double(bytes / 100_000) / 10) + " MB"
+    }
+}

@@ -1,0 +1,35 @@
+import ChatData
+import ChatDomain
+import ChatPresentation
+
+extension SessionBuilder {
+    /// The tool loop of a run that uses tools (`tools`, `-T`), and the servers to close at its
+    /// end; nil when it uses none: then nothing of MCP is made, let alone started. Each call is
+    /// asked about on the terminal (`TerminalToolConsent`) and shown on stderr
+    /// (`ToolCallReporter`; with `--json`, as events on stdout too).
+    func toolLoop(_ settings: ResolvedSettings) -> (loop: ToolLoop, servers: MCPTools, repl: REPL.Tools)? {
+        guard settings.tools.isOn else { return nil }
+        let environment = console.environment
+        let (stderr, style) = (console.stderr, console.errorStyle)
+        let servers = MCPTools(
+            settings.tools, dataDirectory: settings.history ? DataDirectory(environment: environment) : nil,
+            clientVersion: ChatDataVersion.string, report: ToolProblemLine(console: console).report)
+        let naming = ToolNaming(route: servers.route, isApproved: servers.isApproved)
+        let terminal = TTYToolConsentTerminal(environment: environment) { text in
+            JSONValue(jsonText: text)?.jsonText ?? text
+        }
+        let consent = TerminalToolConsent(
+            terminal: terminal, naming: naming, notes: stderr, notesStyle: style,
+            questionStyle: TerminalStyle(isTerminal: true, environment: environment),
+            format: { $0.prettyJSONText }, parse: { JSONValue(jsonText: $0) })
+        let toolSwitch = ToolSwitch(servers: servers.servers)
+        let reporter = ToolCallReporter(
+            servers, naming: naming, notes: stderr, style: style, live: stderr.isTerminal,
+            lines: options.json ? JSONLines(console.stdout) : nil, toolSwitch: toolSwitch, format: { $0.jsonText })
+        let loop = ToolLoop(
+            source: reporter, consent: consent, roundLimit: settings.tools.roundLimit,
+            maxResultBytes: settings.tools.maxResultBytes)
+        let repl = REPL.Tools(switch: toolSwitch) { await ToolsListMode.entries(servers) }
+        return (loop, servers, repl)
+    }
+}

@@ -1,0 +1,57 @@
+import ChatPresentation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `ToolConsentTerminal` on the controlling terminal, asked as `-x` asks (`TTYShellTerminal`,
+/// opened at the first question: by then a piped prompt has been read, and the terminal may take
+/// standard input's place). `e` edits the arguments in `$VISUAL` or `$EDITOR` when one is set,
+/// else on one line in the line editor, as `-x` edits a command.
+final class TTYToolConsentTerminal: ToolConsentTerminal {
+    private let environment: [String: String]
+    private let opened = Mutex<TTYShellTerminal?>(nil)
+    /// Writes the arguments on one line, for the line editor.
+    private let compact: @Sendable (String) -> String
+
+    /// The terminal, if there is one (`/dev/tty` opens); nil with no terminal at all.
+    init?(environment: [String: String], compact: @escaping @Sendable (String) -> String) {
+        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        close(fd)
+        self.environment = environment
+        self.compact = compact
+    }
+
+    private var terminal: TTYShellTerminal? {
+        let environment = environment
+        return opened.withLock { terminal in
+            if terminal == nil { terminal = TTYShellTerminal(environment: environment) }
+            return terminal
+        }
+    }
+
+    func key(_ question: String, among keys: String) async -> Character? {
+        await terminal?.key(question, among: keys)
+    }
+
+    func edit(_ text: String) async -> String? {
+        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty }
+        guard editor == nil else {
+            switch await ShellTextEditor(environment: environment).edit(text) {
+            case .success(let edited): return edited
+            case .failure(let failure):
+                await say(failure.message + "\n")
+                return nil
+            }
+        }
+        return await terminal?.edit(compact(text))
+    }
+
+    func say(_ text: String) async {
+        terminal?.say(text)
+    }
+}

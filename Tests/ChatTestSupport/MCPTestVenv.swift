@@ -1,0 +1,41 @@
+import Foundation
+
+/// The tests' own Python virtual environment with the PyPI packages `mcp-server-time` (a real
+/// MCP server no one here wrote) and `mcp` (its SDK, for servers a test writes):
+/// `CHAT_TEST_MCP_VENV` if set, else `.build/mcp-test-venv` in the package, made (`python3 -m
+/// venv`, `pip install mcp-server-time`) the first time it is missing.
+public enum MCPTestVenv {
+    /// The environment's directory, or why it could not be made.
+    public static let directory: Result<String, MCPTestVenvFailure> = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let venv =
+            ProcessInfo.processInfo.environment["CHAT_TEST_MCP_VENV"]
+            ?? root.appendingPathComponent(".build/mcp-test-venv").path
+        if FileManager.default.isExecutableFile(atPath: venv + "/bin/mcp-server-time") { return .success(venv) }
+        for step in [["python3", "-m", "venv", venv], [venv + "/bin/pip", "install", "-q", "mcp-server-time"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = step
+            do { try process.run() } catch { return .failure(MCPTestVenvFailure("could not run \(step[0]): \(error)")) }
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                return .failure(
+                    MCPTestVenvFailure("\(step.joined(separator: " ")) failed (\(process.terminationStatus))"))
+            }
+        }
+        return .success(venv)
+    }()
+
+    /// `mcp-server-time`'s path.
+    public static var timeServer: Result<String, MCPTestVenvFailure> { directory.map { $0 + "/bin/mcp-server-time" } }
+}
+
+/// Why the tests' virtual environment could not be made.
+public struct MCPTestVenvFailure: Error, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
