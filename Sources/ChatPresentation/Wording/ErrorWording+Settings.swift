@@ -35,9 +35,9 @@ extension ErrorWording {
         case .noToolServer(let name, let source, let known):
             let hint = NearestName.to(name, among: known).map { "did you mean \($0)? " } ?? ""
             guard !known.isEmpty else {
-                return "no MCP server named \"\(name)\" (from \(text(source))): the config has no mcp_servers"
+                return "no MCP server named \"\(name)\" (from \(source.name)): the config has no mcp_servers"
             }
-            return "no MCP server named \"\(name)\" (from \(text(source))); \(hint)configured servers: "
+            return "no MCP server named \"\(name)\" (from \(source.name)); \(hint)configured servers: "
                 + known.joined(separator: ", ")
         case .clientKeyWithoutCertificate(let source):
             return "client_key (from \(source.name)) needs client_cert, the certificate it belongs to"
