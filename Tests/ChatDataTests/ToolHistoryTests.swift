@@ -203,6 +203,20 @@ struct ToolHistoryTests {
         #expect(try await store.load(id).get().messages.isEmpty)
     }
 
+    @Test func aSalvageCopiesTheRoundsWithTheirParts() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try await open()
+        let conversation = try await answeredWithARound(store)
+        let path = root + "-salvaged.sqlite"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let copy = try SQLiteConnection(path: path)
+        try HistorySchema.migrate(copy)
+        let outcome = HistorySalvager.copy(from: try directory.file("history.sqlite"), into: copy)
+        #expect(outcome.recovered == 1)
+        let salvaged = try ConversationQueries.conversation(copy, id: try #require(conversation.id))
+        #expect(salvaged.messages == conversation.messages)
+    }
+
     @Test func aForkKeepsTheRoundsItTakes() async throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try await open()
