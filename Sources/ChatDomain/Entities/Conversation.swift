@@ -110,9 +110,30 @@ public struct Conversation: Sendable, Equatable {
         return min(max(Double(usage.promptTokens) / Double(estimated), 0.25), 4)
     }
 
-    /// About four characters a token, plus a few for each message's framing.
+    /// About four characters a token, plus a few for each message's framing; a round of tool
+    /// calls counts its calls' names and arguments and its results' text.
     static func estimate(_ messages: [ChatMessage]) -> Int {
-        messages.reduce(0) { $0 + ($1.content.utf8.count + 3) / 4 + 4 }
+        messages.reduce(0) { $0 + (bytes(of: $1) + 3) / 4 + 4 }
+    }
+
+    /// The bytes of text `message` sends: its text, and a tool round's calls and results.
+    private static func bytes(of message: ChatMessage) -> Int {
+        var count = message.content.utf8.count
+        guard message.role == .tool || message.hasToolCalls else { return count }
+        for part in message.parts {
+            switch part {
+            case .toolCall(let call):
+                count += call.name.utf8.count + (call.arguments.string ?? "").utf8.count
+                if case .object(let members) = call.arguments {
+                    for (key, value) in members { count += key.utf8.count + (value.string?.utf8.count ?? 8) + 4 }
+                }
+            case .toolResult(let result):
+                count += result.text.utf8.count
+            case .text, .image:
+                break
+            }
+        }
+        return count
     }
 
     /// Number of user messages that got an answer, whole or partial: the answers, not counting
