@@ -71,6 +71,8 @@ struct ToolRequestEncodingTests {
         conversation.append(ChatMessage(role: .assistant, content: ""))
         conversation.append(ChatMessage(role: .user, content: "b"))
         conversation.append(ChatMessage(role: .assistant, parts: [.toolCall(call)]))
-        #expect(conversation.requestMessages.map(\.role) == [.user, .user, .assistant])
+        // Its call has no result here: the request answers it as lost (issue 24's tool history).
+        #expect(conversation.requestMessages.map(\.role) == [.user, .user, .assistant, .tool])
+        #expect(conversation.requestMessages.last?.toolResults.map(\.callID) == ["c1"])
     }
 }

@@ -1,59 +1,9 @@
 import ChatDomain
 import ChatTestSupport
-import Synchronization
 import Testing
 
 private let settings = ChatSettings(model: "m", stream: true)
-private let clock = ToolDefinition(
-    name: "time__now", description: "The time", parameters: .object(["type": .string("object")]))
-
-/// A tool source with one tool, `time__now`, that answers "12:00" (or fails when asked to) and
-/// records its calls.
-private final class StubToolSource: ToolSource {
-    private let calls = Mutex<[ToolCall]>([])
-    let failing: Bool
-
-    init(failing: Bool = false) { self.failing = failing }
-
-    var received: [ToolCall] { calls.withLock { $0 } }
-
-    func tools() async -> [ToolDefinition] { [clock] }
-
-    func call(_ call: ToolCall) async -> ToolResult {
-        calls.withLock { $0.append(call) }
-        if failing { return ToolResult(callID: call.id, content: [.text("timed out after 60 s")], isError: true) }
-        return ToolResult(callID: call.id, content: [.text("12:00")])
-    }
-}
-
-/// A consent that answers each call with the next of `decisions` (the last repeats) and each
-/// question to go on with `goOn`, recording what it was asked.
-private final class StubConsent: ToolConsent {
-    private let state: Mutex<(decisions: [ToolConsentDecision], asked: [String], continues: [Int])>
-    let goOn: Bool
-
-    init(_ decisions: [ToolConsentDecision] = [.run], goOn: Bool = false) {
-        state = Mutex((decisions, [], []))
-        self.goOn = goOn
-    }
-
-    var asked: [String] { state.withLock { $0.asked } }
-    var continues: [Int] { state.withLock { $0.continues } }
-
-    func decide(_ call: ToolCall, tool: ToolDefinition) async -> ToolConsentDecision {
-        state.withLock { state in
-            state.asked.append(call.id)
-            let decision = state.decisions.first ?? .decline
-            if state.decisions.count > 1 { state.decisions.removeFirst() }
-            return decision
-        }
-    }
-
-    func continueAfter(rounds: Int) async -> Bool {
-        state.withLock { $0.continues.append(rounds) }
-        return goOn
-    }
-}
+private let clock = StubToolSource.clock
 
 private func calling(_ calls: ToolCall...) -> StubGPTRepository.Script {
     .answer([.toolCalls(calls), .finished(reason: "tool_calls")])

@@ -2,12 +2,16 @@ import ChatDomain
 
 extension ConversationFileDTO {
     static let formatName = "chat-conversation"
-    static let currentVersion = 1
+    /// The newest version this release reads. It writes 1 for a conversation without tool
+    /// rounds (as before them, so older releases read it) and 2 for one with them (which an
+    /// older release refuses as newer, rather than misreading its `tool` messages).
+    static let currentVersion = 2
 
     init(_ conversation: Conversation) {
+        let withParts = conversation.messages.contains(where: StoredPartDTO.needsParts)
         self.init(
             format: Self.formatName,
-            version: Self.currentVersion,
+            version: withParts ? 2 : 1,
             model: conversation.settings.model,
             system_prompt: conversation.systemPrompt,
             settings: StoredSettingsDTO(conversation.settings),
@@ -22,7 +26,8 @@ extension ConversationFileDTO {
                             prompt_tokens: $0.promptTokens, completion_tokens: $0.completionTokens,
                             total_tokens: $0.totalTokens)
                     },
-                    images: message.images.isEmpty ? nil : message.images.map(StoredImageDTO.init)
+                    images: message.images.isEmpty ? nil : message.images.map(StoredImageDTO.init),
+                    parts: StoredPartDTO.needsParts(message) ? message.parts.map(StoredPartDTO.init) : nil
                 )
             }
         )
@@ -37,14 +42,22 @@ extension ConversationFileDTO {
                 return .failure(StorageError.unknownRole(message: index + 1, role: message.role))
             }
             let state = message.state.flatMap(MessageState.init(rawValue:)) ?? .complete
+            let usage = message.usage.map {
+                TokenUsage(
+                    promptTokens: $0.prompt_tokens, completionTokens: $0.completion_tokens, totalTokens: $0.total_tokens
+                )
+            }
+            if let parts = message.parts {
+                messages.append(
+                    ChatMessage(
+                        role: role, parts: parts.compactMap { $0.toDomain(home: home) }, state: state,
+                        reasoning: message.reasoning, usage: usage))
+                continue
+            }
             messages.append(
                 ChatMessage(
                     role: role, content: message.content, state: state, reasoning: message.reasoning,
-                    usage: message.usage.map {
-                        TokenUsage(
-                            promptTokens: $0.prompt_tokens, completionTokens: $0.completion_tokens,
-                            totalTokens: $0.total_tokens)
-                    }, images: (message.images ?? []).map { $0.toDomain(home: home) }))
+                    usage: usage, images: (message.images ?? []).map { $0.toDomain(home: home) }))
         }
         let settings = self.settings.applied(to: ChatSettings(model: model, stream: stream))
         return .success(Conversation(systemPrompt: system_prompt, settings: settings, messages: messages))

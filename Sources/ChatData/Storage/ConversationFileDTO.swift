@@ -12,6 +12,9 @@ struct ConversationFileDTO: JSONFields, Equatable {
         var usage: UsageFileDTO?
         /// The images sent with it: what identifies them, never their bytes.
         var images: [StoredImageDTO]?
+        /// Every part, in order, when its text and images do not say it all: an answer's tool
+        /// calls, a `tool` message's results (as the history's `parts` column keeps them).
+        var parts: [StoredPartDTO]?
 
         static let fields: [JSONField<Self>] = [
             JSONField("role", { $0.role }, { $0.role = $1 }), JSONField("content", { $0.content }, { $0.content = $1 }),
@@ -19,6 +22,7 @@ struct ConversationFileDTO: JSONFields, Equatable {
             JSONField("reasoning", optional: { $0.reasoning }, { $0.reasoning = $1 }),
             JSONField("usage", optional: { $0.usage }, { $0.usage = $1 }),
             JSONField("images", optional: { $0.images }, { $0.images = $1 }),
+            JSONField("parts", optional: { $0.parts }, { $0.parts = $1 }),
         ].sortedByName()
     }
 
@@ -55,6 +59,8 @@ struct ConversationFileDTO: JSONFields, Equatable {
         }
         + [
             StoredSettingsDTO.responseSchemaField(
-                { $0.settings.response_schema }, { $0.settings.response_schema = $1 })
+                { $0.settings.response_schema }, { $0.settings.response_schema = $1 }),
+            // The provider whose API answered, when not OpenAI's (as the history keeps it).
+            JSONField("provider", optional: { $0.settings.provider }, { $0.settings.provider = $1 }),
         ]).sortedByName()
 }

@@ -7,6 +7,14 @@ enum ConversationQueries {
     /// the schema's triggers keep.
     static let answered = "c.answered = 1"
 
+    /// Whether a `message` row is an answer that counts as a turn: not one that only led to tool
+    /// calls (a round of tool calls is part of the answer it led to). Its `parts` are written
+    /// compact, and a string in them cannot hold an unescaped `"`, so the text below is found
+    /// only as a part's type.
+    static let turnAnswer = """
+        role = 'assistant' AND (parts IS NULL OR instr(parts, '"type":"tool_call"') = 0)
+        """
+
     /// The conversations that meet `condition`, at most `limit`, and what was left out.
     /// With `matchesFirst`, the conversations that meet `condition` are few and read one by one,
     /// not found through the answered ones' index (`+` keeps SQLite from using it).
@@ -100,7 +108,7 @@ enum ConversationQueries {
             SELECT c.id, c.title, c.created_at, c.updated_at, c.parent_id, c.branched_from, c.branch_turn,
                 (SELECT model FROM message WHERE conversation_id = c.id ORDER BY id DESC LIMIT 1) AS model,
                 CASE WHEN c.branched THEN \(answersOnBranch)
-                    ELSE (SELECT COUNT(*) FROM message WHERE conversation_id = c.id AND role = 'assistant') END AS turns
+                    ELSE (SELECT COUNT(*) FROM message WHERE conversation_id = c.id AND \(turnAnswer)) END AS turns
             FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT \(limit ?? -1)
             """,
             arguments
@@ -125,7 +133,7 @@ enum ConversationQueries {
                     (SELECT MAX(p.id) FROM message p WHERE p.conversation_id = m.conversation_id AND p.id < m.id)
                 WHEN m.parent_id = 0 THEN NULL ELSE m.parent_id END
             FROM message m JOIN branch b ON m.id = b.id
-        ) SELECT COUNT(*) FROM message WHERE id IN (SELECT id FROM branch) AND role = 'assistant')
+        ) SELECT COUNT(*) FROM message WHERE id IN (SELECT id FROM branch) AND \(turnAnswer))
         """
 
     /// Where the conversation on `row` branched off another, if it did.
@@ -211,11 +219,19 @@ enum ConversationQueries {
                 promptTokens: prompt, completionTokens: try row.column("completion_tokens", as: Int?.self) ?? 0,
                 totalTokens: try row.column("total_tokens"))
         }
+        let role = Role(rawValue: try row.column("role")) ?? .user
+        let state = MessageState(rawValue: try row.column("state")) ?? .complete
+        // A message with tool calls or results is made of its stored parts (its `content` is
+        // what the search index reads).
+        if let parts = StoredPartDTO.parts(inColumn: try row.column("parts", as: String?.self)) {
+            return ChatMessage(
+                role: role, parts: parts, state: state, reasoning: try row.column("reasoning"), usage: usage,
+                storageID: try row.column("id"))
+        }
         // An image's bytes are read again from its file, before any request: gone or changed,
         // the requests carry a note in its place.
         return ChatMessage(
-            role: Role(rawValue: try row.column("role")) ?? .user, content: try row.column("content"),
-            state: MessageState(rawValue: try row.column("state")) ?? .complete,
+            role: role, content: try row.column("content"), state: state,
             reasoning: try row.column("reasoning"), usage: usage, storageID: try row.column("id"),
             images: StoredImageDTO.images(inColumn: try row.column("images", as: String?.self)))
     }

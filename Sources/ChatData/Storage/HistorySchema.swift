@@ -134,6 +134,16 @@ enum HistorySchema {
             END;
             """
         ),
+        (
+            // Tool rounds: a message with parts its text and images do not say (an answer's tool
+            // calls, a `tool` message's results; later kinds of part too) keeps every part, in
+            // order, as a JSON array of StoredPartDTO (`type` and that type's fields; a result's
+            // images as the `images` column keeps them); NULL for every other message. `content`
+            // still holds the text (an answer's tool calls as a line each, for the search index;
+            // a `tool` message's results are not in it), which older releases read.
+            "v8-parts",
+            "ALTER TABLE message ADD COLUMN parts TEXT;"
+        ),
     ]
 
     /// Brings `database` up to the last version, in one transaction. A database a newer release

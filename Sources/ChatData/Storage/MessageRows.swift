@@ -79,12 +79,12 @@ enum MessageRows {
                 insert = try SQLiteStatement(insertSQL(rows: rows.count), on: db)
                 if rows.count == rowsPerInsert { full = insert }
             }
-            var arguments = SQLiteArguments(capacity: rows.count * 15)
+            var arguments = SQLiteArguments(capacity: rows.count * 16)
             for offset in rows.indices {
                 let message = rows[offset]
                 arguments.append(batch.conversationID)
                 arguments.append(message.role.rawValue)
-                arguments.append(message.content)
+                arguments.append(searchableText(message))
                 arguments.append(message.state.rawValue)
                 arguments.append(message.reasoning)
                 arguments.append(batch.settings.model)
@@ -98,6 +98,7 @@ enum MessageRows {
                 arguments.append(StoredImageDTO.column(message.images))
                 // The first follows the head; the others, the one before, set below.
                 arguments.append(offset == 0 ? parent : nil)
+                arguments.append(StoredPartDTO.column(message))
             }
             try insert.run(arguments)
             // One INSERT in a write transaction numbers its rows one after another, in the
@@ -145,18 +146,19 @@ enum MessageRows {
         try db.run("UPDATE conversation SET head_id = ?, branched = 1 WHERE id = ?", [messageID ?? 0, conversationID])
     }
 
-    /// Replaces a stored message's text, state, reasoning and usage.
+    /// Replaces a stored message's text, state, reasoning and usage, and its tool calls (an
+    /// answer's come as it ends).
     static func update(_ message: ChatMessage, id: Int64, at time: Double, _ db: SQLiteConnection)
         throws(StorageError)
     {
         try db.run(
             """
             UPDATE message SET content = ?, state = ?, reasoning = ?, prompt_tokens = ?,
-                completion_tokens = ?, total_tokens = ?, updated_at = ? WHERE id = ?
+                completion_tokens = ?, total_tokens = ?, updated_at = ?, parts = ? WHERE id = ?
             """,
             [
-                message.content, message.state.rawValue, message.reasoning, message.usage?.promptTokens,
-                message.usage?.completionTokens, message.usage?.totalTokens, time, id,
+                searchableText(message), message.state.rawValue, message.reasoning, message.usage?.promptTokens,
+                message.usage?.completionTokens, message.usage?.totalTokens, time, StoredPartDTO.column(message), id,
             ])
         let conversation = try db.firstRow("SELECT conversation_id FROM message WHERE id = ?", [id]) {
             row throws(StorageError) in try row.column(0, as: String.self)
@@ -190,15 +192,29 @@ enum MessageRows {
         settings.jsonBytes.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    /// 66 rows of 15 values: under the 999 bound values SQLite allowed before 3.32.
-    private static let rowsPerInsert = 66
+    /// What the `content` column holds of `message`: its text; for an answer that calls tools,
+    /// then a line naming each tool (`[tool call: time__get_current_time]`), so `--search`
+    /// finds the tools used. The full-text index reads this column; a tool's results are not
+    /// in it (they can be long, and are kept whole in `parts` only).
+    static func searchableText(_ message: ChatMessage) -> String {
+        guard message.hasToolCalls else { return message.content }
+        var text = message.content
+        for call in message.toolCalls {
+            if !text.isEmpty { text += "\n" }
+            text += "[tool call: \(call.name)]"
+        }
+        return text
+    }
+
+    /// 62 rows of 16 values: under the 999 bound values SQLite allowed before 3.32.
+    private static let rowsPerInsert = 62
 
     /// An INSERT of `rows` messages.
     private static func insertSQL(rows: Int) -> String {
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
         return """
             INSERT INTO message (conversation_id, role, content, state, reasoning, model, system_prompt, settings,
-                prompt_tokens, completion_tokens, total_tokens, created_at, updated_at, images, parent_id)
+                prompt_tokens, completion_tokens, total_tokens, created_at, updated_at, images, parent_id, parts)
             VALUES \(values.joined(separator: ", "))
             """
     }

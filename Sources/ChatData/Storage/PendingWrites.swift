@@ -14,7 +14,7 @@ struct PendingWrites {
         case conversation(id: String, title: String, branchedFrom: BranchPoint?, at: Double)
         /// Messages at the end of a conversation, with their provisional ids.
         case messages(MessageBatch, ids: [Int64])
-        /// A stored message's new text, state, reasoning and usage.
+        /// A stored message's new text, state, reasoning, usage and tool calls.
         case update(ChatMessage, id: Int64, at: Double)
         /// Messages removed.
         case remove([Int64])
@@ -174,8 +174,15 @@ struct MessageBatch {
 }
 
 extension ChatMessage {
-    /// Takes what an update stores: the text, state, reasoning and usage.
+    /// Takes what an update stores: the text, state, reasoning and usage, and the tool calls an
+    /// answer ends with.
     fileprivate mutating func takeUpdate(from update: ChatMessage) {
+        if StoredPartDTO.needsParts(update) {
+            self = ChatMessage(
+                role: role, parts: update.parts, state: update.state, reasoning: update.reasoning,
+                usage: update.usage, storageID: storageID)
+            return
+        }
         content = update.content
         state = update.state
         reasoning = update.reasoning

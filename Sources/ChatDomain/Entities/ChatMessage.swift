@@ -81,6 +81,11 @@ public struct ChatMessage: Sendable, Equatable {
         parts.compactMap { if case .toolCall(let call) = $0 { call } else { nil } }
     }
 
+    /// Whether the answer asks to run tools (without making a list of them).
+    public var hasToolCalls: Bool {
+        parts.contains { if case .toolCall = $0 { true } else { false } }
+    }
+
     /// The results it carries for earlier tool calls, in order.
     public var toolResults: [ToolResult] {
         parts.compactMap { if case .toolResult(let result) = $0 { result } else { nil } }

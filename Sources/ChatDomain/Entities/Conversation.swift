@@ -27,18 +27,48 @@ public struct Conversation: Sendable, Equatable {
     }
 
     /// The messages a request carries: the system prompt, then every turn except user messages
-    /// whose request failed with no answer, and except empty answers.
+    /// whose request failed with no answer, and except empty answers. A tool call with no result
+    /// (chat stopped between the call and its result) is answered by an error result saying the
+    /// result was lost, as providers require a result for every call.
     public var requestMessages: [ChatMessage] {
         var result: [ChatMessage] = []
         if let systemPrompt, !systemPrompt.isEmpty {
             result.append(ChatMessage(role: .system, content: systemPrompt))
         }
+        // The calls of the last answer that called tools, not answered yet.
+        var waiting: [String] = []
         for message in messages where message.state != .failed {
-            if message.role == .assistant && message.content.isEmpty && message.toolCalls.isEmpty { continue }
+            let calls = message.role == .assistant && message.hasToolCalls
+            if message.role == .assistant && message.content.isEmpty && !calls { continue }
+            if message.role == .tool {
+                var answered = message
+                for result in message.toolResults { waiting.removeAll { $0 == result.callID } }
+                for id in waiting { answered.append(.toolResult(Self.lostResult(of: id))) }
+                waiting = []
+                result.append(answered)
+                continue
+            }
+            if !waiting.isEmpty {
+                result.append(ChatMessage(role: .tool, parts: waiting.map { .toolResult(Self.lostResult(of: $0)) }))
+                waiting = []
+            }
+            if calls { waiting = message.toolCalls.map(\.id) }
             result.append(message)
+        }
+        if !waiting.isEmpty {
+            result.append(ChatMessage(role: .tool, parts: waiting.map { .toolResult(Self.lostResult(of: $0)) }))
         }
         return result
     }
+
+    /// What a request carries for tool call `id` whose result was never stored.
+    static func lostResult(of id: String) -> ToolResult {
+        ToolResult(callID: id, content: [.text(lostResultText)], isError: true)
+    }
+
+    /// The text of a result that was lost.
+    public static let lostResultText =
+        "the result of this tool call was lost (chat stopped before it was stored); the tool may or may not have run"
 
     /// The messages a request carries within `settings.maxContextTokens`: the oldest turns after
     /// the system prompt are left out until the estimate fits (the newest message always stays).
@@ -80,14 +110,36 @@ public struct Conversation: Sendable, Equatable {
         return min(max(Double(usage.promptTokens) / Double(estimated), 0.25), 4)
     }
 
-    /// About four characters a token, plus a few for each message's framing.
+    /// About four characters a token, plus a few for each message's framing; a round of tool
+    /// calls counts its calls' names and arguments and its results' text.
     static func estimate(_ messages: [ChatMessage]) -> Int {
-        messages.reduce(0) { $0 + ($1.content.utf8.count + 3) / 4 + 4 }
+        messages.reduce(0) { $0 + (bytes(of: $1) + 3) / 4 + 4 }
     }
 
-    /// Number of user messages that got an answer, whole or partial.
+    /// The bytes of text `message` sends: its text, and a tool round's calls and results.
+    private static func bytes(of message: ChatMessage) -> Int {
+        var count = message.content.utf8.count
+        guard message.role == .tool || message.hasToolCalls else { return count }
+        for part in message.parts {
+            switch part {
+            case .toolCall(let call):
+                count += call.name.utf8.count + (call.arguments.string ?? "").utf8.count
+                if case .object(let members) = call.arguments {
+                    for (key, value) in members { count += key.utf8.count + (value.string?.utf8.count ?? 8) + 4 }
+                }
+            case .toolResult(let result):
+                count += result.text.utf8.count
+            case .text, .image:
+                break
+            }
+        }
+        return count
+    }
+
+    /// Number of user messages that got an answer, whole or partial: the answers, not counting
+    /// those that only led to tool calls (a round of tool calls is part of the answer it led to).
     public var turnCount: Int {
-        messages.count { $0.role == .assistant }
+        messages.count { $0.role == .assistant && !$0.hasToolCalls }
     }
 
     /// The images whose bytes are gone (moved, changed or deleted since): requests carry a note

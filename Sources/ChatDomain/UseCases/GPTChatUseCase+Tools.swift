@@ -6,15 +6,15 @@ extension GPTChatUseCase {
     /// `Role.tool` message with a result for every call (a declined, unknown, failed or
     /// cancelled call an error result) join the conversation, and the next answer is asked for.
     /// After `loop.roundLimit` rounds the consent is asked whether to go on; if not, the calls
-    /// still waiting get error results and the turn fails with `ChatError.toolRoundLimit`. Only
-    /// the last answer is stored in the history.
+    /// still waiting get error results and the turn fails with `ChatError.toolRoundLimit`. Each
+    /// round is stored as it completes: every answer as it streams (its calls when it ends), its
+    /// results once they are all there; so a crash mid-loop keeps what happened.
     func answerWithTools(
         _ conversation: inout Conversation, loop: ToolLoop, onEvent: (ChatEvent) -> Void,
         whileSending: (inout Conversation) async -> Void
     ) async -> Turn {
         let offered = await loop.source.tools()
-        var turn = await answerOnce(
-            &conversation, offered: offered, record: false, onEvent: onEvent, whileSending: whileSending)
+        var turn = await answerOnce(&conversation, offered: offered, onEvent: onEvent, whileSending: whileSending)
         var rounds = 0
         var allowed = loop.roundLimit
         while let answer = turn.answer, !answer.toolCalls.isEmpty {
@@ -22,7 +22,8 @@ extension GPTChatUseCase {
                 if await loop.consent.continueAfter(rounds: rounds) {
                     allowed += loop.roundLimit
                 } else {
-                    conversation.append(Self.results(answer.toolCalls, text: Self.roundLimitText, isError: true))
+                    await appendAndStore(
+                        Self.results(answer.toolCalls, text: Self.roundLimitText, isError: true), to: &conversation)
                     return Turn(
                         answer: nil, error: .toolRoundLimit(rounds: rounds), omittedMessages: turn.omittedMessages)
                 }
@@ -37,16 +38,12 @@ extension GPTChatUseCase {
                     parts.append(.toolResult(await run(call, loop: loop, offered: offered)))
                 }
             }
-            conversation.append(ChatMessage(role: .tool, parts: parts))
+            await appendAndStore(ChatMessage(role: .tool, parts: parts), to: &conversation)
             if Task.isCancelled {
                 return Turn(answer: nil, error: .cancelled, omittedMessages: turn.omittedMessages)
             }
-            turn = await answerOnce(&conversation, offered: offered, record: false, onEvent: onEvent)
-            // A request that failed with nothing marks the last message failed: here the results,
-            // which the calls before them need.
-            if turn.answer == nil, conversation.messages.last?.role == .tool { conversation.markLast(.complete) }
+            turn = await answerOnce(&conversation, offered: offered, onEvent: onEvent)
         }
-        await store(turn.answer, in: &conversation)
         return turn
     }
 
@@ -81,13 +78,13 @@ extension GPTChatUseCase {
         return Task.isCancelled ? failed(Self.cancelledText) : result
     }
 
-    /// Stores the last answer of a tool loop (its rounds are not stored).
-    private func store(_ answer: ChatMessage?, in conversation: inout Conversation) async {
-        guard let answer, !answer.content.isEmpty, let recorder, let id = conversation.id,
-            let last = conversation.messages.indices.last
-        else { return }
+    /// Appends a round's results to `conversation` and stores them after the answer that made
+    /// the calls (stored already, when it ended).
+    private func appendAndStore(_ results: ChatMessage, to conversation: inout Conversation) async {
+        conversation.append(results)
+        guard let recorder, let id = conversation.id, let last = conversation.messages.indices.last else { return }
         let storageID = await recorder.append(
-            answer, settings: conversation.settings, systemPrompt: conversation.systemPrompt, to: id)
+            results, settings: conversation.settings, systemPrompt: conversation.systemPrompt, to: id)
         conversation.setStorageID(storageID, at: last)
     }
 

@@ -12,7 +12,7 @@ public struct GPTChatUseCase: ChatUseCase {
     /// the answer while it streams (the recorder decides how often) and when it ends. With a
     /// `modelList`, the models come from it instead of straight from `repository`. With `tools`,
     /// their tools are offered, and an answer that calls them is followed by the calls' results
-    /// and the answer to them (only the last answer is stored, when it ends).
+    /// and the answer to them (each stored as it completes).
     public init(
         repository: any GPTRepository, recorder: (any ConversationRecorder)? = nil,
         modelList: (any ModelRepository)? = nil, tools: ToolLoop? = nil
@@ -92,10 +92,10 @@ public struct GPTChatUseCase: ChatUseCase {
     }
 
     /// Asks once for the answer to `conversation`, offering `offered`; `whileSending` runs once
-    /// the request has started, before the answer is read. The answer is stored as it streams
-    /// unless `record` is false.
+    /// the request has started, before the answer is read. The answer is stored as it streams,
+    /// with the tool calls it ends with.
     func answerOnce(
-        _ conversation: inout Conversation, offered: [ToolDefinition] = [], record: Bool = true,
+        _ conversation: inout Conversation, offered: [ToolDefinition] = [],
         onEvent: (ChatEvent) -> Void, whileSending: (inout Conversation) async -> Void = { _ in }
     ) async -> Turn {
         let (messages, omitted) = conversation.requestMessagesWithinContext
@@ -104,7 +104,7 @@ public struct GPTChatUseCase: ChatUseCase {
         await whileSending(&conversation)
         // Until it ends well, a stored answer counts as interrupted: a killed process leaves it so.
         var partial = ChatMessage(role: .assistant, content: "", state: .interrupted)
-        let recording = (record ? recorder : nil).flatMap { recorder in
+        let recording = recorder.flatMap { recorder in
             conversation.id.map {
                 recorder.recordAnswer(
                     to: $0, settings: conversation.settings, systemPrompt: conversation.systemPrompt)
@@ -123,11 +123,15 @@ public struct GPTChatUseCase: ChatUseCase {
             conversation.append(partial)
             return Turn(answer: partial, omittedMessages: omitted)
         } catch {
-            if partial.content.isEmpty {
-                // Nothing of the answer was stored: stored rows need text.
-                conversation.markLast(.failed)
-                if let question = conversation.messages.last, let id = question.storageID {
-                    await recorder?.update(question, id: id)
+            if partial.parts.isEmpty {
+                // Nothing of the answer was stored: stored rows need text (or tool calls). The
+                // question is marked failed; tool results, which the calls before them need,
+                // are not.
+                if conversation.messages.last?.role != .tool {
+                    conversation.markLast(.failed)
+                    if let question = conversation.messages.last, let id = question.storageID {
+                        await recorder?.update(question, id: id)
+                    }
                 }
             } else {
                 partial.state = .interrupted

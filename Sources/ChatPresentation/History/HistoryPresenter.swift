@@ -11,12 +11,18 @@ import ChatDomain
 public struct HistoryPresenter {
     private let output: any OutputSink
     private let style: TerminalStyle
+    private let encode: JSONLines.Encode?
 
-    /// Writes to `output` in `style`.
-    public init(output: any OutputSink, style: TerminalStyle) {
+    /// Writes to `output` in `style`; `encode` writes a tool call's arguments as JSON (the Data
+    /// layer's writer; without it they are not shown).
+    public init(output: any OutputSink, style: TerminalStyle, encode: JSONLines.Encode? = nil) {
         self.output = output
         self.style = style
+        self.encode = encode
     }
+
+    /// The most characters of a tool's result (or a call's arguments) `show` writes.
+    static let shownToolTextLimit = 2_000
 
     /// One line per conversation: short id, date, model, turns, title. A search's snippet
     /// follows: on a terminal on a line of its own, the matched words highlighted; elsewhere at
@@ -51,10 +57,24 @@ public struct HistoryPresenter {
         if let system = conversation.systemPrompt, !system.isEmpty {
             text += style.dim("system: ") + system + "\n\n"
         }
+        let tools = ToolRoundText(encode: encode, limit: Self.shownToolTextLimit)
+        let names = ToolRoundText.names(in: conversation.messages)
         for message in conversation.messages {
+            guard message.role != .tool else {
+                for result in message.toolResults {
+                    let name = names[result.callID].map(ToolRoundText.describe) ?? "an unknown call"
+                    text += style.bold("tool result:") + " " + style.dim(name) + (result.isError ? " (error)" : "")
+                    text += "\n" + tools.result(result) + "\n\n"
+                }
+                continue
+            }
             text += style.bold(message.role == .user ? "you:" : "assistant:") + Self.mark(message.state) + "\n"
-            text += message.content + "\n"
+            if !message.content.isEmpty || !message.hasToolCalls { text += message.content + "\n" }
             for image in message.images { text += style.dim(Self.describe(image)) + "\n" }
+            for call in message.toolCalls {
+                text += style.dim("tool call: " + ToolRoundText.describe(call.name)) + "\n"
+                text += style.dim("  arguments: ") + tools.arguments(call) + "\n"
+            }
             text += "\n"
         }
         output.write(text)
@@ -81,10 +101,27 @@ public struct HistoryPresenter {
         if let system = conversation.systemPrompt, !system.isEmpty {
             text += "## System\n\n\(system)\n\n"
         }
+        let tools = ToolRoundText(encode: encode, limit: nil)
+        let names = ToolRoundText.names(in: conversation.messages)
         for message in conversation.messages {
-            text +=
-                "## \(message.role == .user ? "You" : "Assistant")\(Self.mark(message.state))\n\n\(message.content)\n\n"
+            guard message.role != .tool else {
+                for result in message.toolResults {
+                    let name = names[result.callID].map(ToolRoundText.describe) ?? "an unknown call"
+                    let body = tools.result(result)
+                    let fence = ToolRoundText.fence(for: body)
+                    text += "## Tool result: \(name)\(result.isError ? " (error)" : "")\n\n"
+                    text += "\(fence)text\n\(body)\n\(fence)\n\n"
+                }
+                continue
+            }
+            text += "## \(message.role == .user ? "You" : "Assistant")\(Self.mark(message.state))\n\n"
+            if !message.content.isEmpty || !message.hasToolCalls { text += "\(message.content)\n\n" }
             for image in message.images { text += Self.describe(image) + "\n\n" }
+            for call in message.toolCalls {
+                let arguments = tools.arguments(call)
+                let fence = ToolRoundText.fence(for: arguments)
+                text += "Tool call: \(ToolRoundText.describe(call.name))\n\n\(fence)json\n\(arguments)\n\(fence)\n\n"
+            }
         }
         output.write(text)
     }

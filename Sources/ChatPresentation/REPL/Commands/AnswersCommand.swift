@@ -10,7 +10,11 @@ struct AnswersCommand: SlashCommand {
     func run(_ argument: String?, in context: REPLContext) async -> SlashCommandResult {
         guard let history = context.history else { return .proceed }
         let current = context.conversation
-        guard let id = current.id, let shown = current.messages.last(where: { $0.role == .assistant }),
+        // An answer begins with the first message after the question: with tools, the answer that
+        // called them, whose round and the answer it led to follow it on its branch.
+        let question = current.messages.lastIndex { $0.role == .user } ?? -1
+        guard let id = current.id,
+            let shown = current.messages[(question + 1)...].first(where: { $0.role == .assistant }),
             let shownID = shown.storageID
         else {
             context.note("no stored answer yet")
@@ -38,12 +42,21 @@ struct AnswersCommand: SlashCommand {
             context.conversation = Conversation(
                 systemPrompt: current.systemPrompt, settings: current.settings, messages: branch.messages, id: id,
                 title: current.title, branchedFrom: current.branchedFrom)
-            context.say(answers[number - 1].content + "\n")
+            context.say(Self.answer(startingAt: chosen, in: branch.messages)?.content ?? "")
+            context.say("\n")
             context.note("answer \(number) of \(answers.count); the conversation goes on from it")
         case .failure(let error):
             context.failure(ErrorWording.line(for: error))
         }
         return .proceed
+    }
+
+    /// The last answer of the exchange that message `id` begins in `messages`: the answer a
+    /// round of tool calls led to, or `id`'s own.
+    private static func answer(startingAt id: Int64, in messages: [ChatMessage]) -> ChatMessage? {
+        guard let start = messages.firstIndex(where: { $0.storageID == id }) else { return nil }
+        let end = messages[start...].firstIndex { $0.role == .user } ?? messages.endIndex
+        return messages[start..<end].last { $0.role == .assistant }
     }
 
     /// One line each, the one shown marked.
@@ -52,7 +65,10 @@ struct AnswersCommand: SlashCommand {
         var text = ""
         for (offset, answer) in answers.enumerated() {
             let mark = answer.storageID == shown ? "*" : " "
-            let firstLine = answer.content.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            var firstLine = answer.content.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            if firstLine.isEmpty, answer.hasToolCalls {
+                firstLine = "[tool calls: " + answer.toolCalls.map(\.name).joined(separator: ", ") + "]"
+            }
             let preview = firstLine.count > 70 ? String(firstLine.prefix(69)) + "…" : firstLine
             let state = answer.state == .interrupted ? style.dim(" [interrupted]") : ""
             text += "\(mark) \(style.bold(String(offset + 1)))  \(preview)\(state)\n"
