@@ -14,4 +14,7 @@ public enum ChatEvent: Sendable, Equatable {
     /// The answer asks for these tools to be run, in order: sent once, whole, as the answer ends
     /// (before `.finished`).
     case toolCalls([ToolCall])
+    /// A thinking block whole, signature and all, as it ended (its text came as `.reasoning`):
+    /// kept with the answer to be sent back, never shown.
+    case thinking(ThinkingBlock)
 }

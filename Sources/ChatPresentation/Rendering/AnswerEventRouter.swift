@@ -27,7 +27,7 @@ struct AnswerEventRouter {
             if showsReasoning { notes.reasoning(piece) }
         case .retrying(let attempt, let limit, let delay, let reason):
             notes.retrying(attempt: attempt, limit: limit, delay: delay, reason: reason)
-        case .usage, .finished, .toolCalls:
+        case .usage, .finished, .toolCalls, .thinking:
             break
         }
     }

@@ -53,6 +53,8 @@ public enum ErrorWording {
             return
                 "the \(provider) provider takes no \(name): leave it out for this provider (\(flag), or \(name) in the "
                 + "config or the role)"
+        case .unsupportedSettings(let name, let other, let provider):
+            return "the \(provider) provider takes no \(name) together with \(other): leave one of them out"
         case .toolRoundLimit(let rounds):
             return
                 "the model asked for tools again after \(rounds) round\(rounds == 1 ? "" : "s") of tool calls; stopped "
@@ -242,7 +244,8 @@ extension ChatError {
         case .streamCut(let message): return .streamCut(clean(message))
         case .malformedResponse(let message): return .malformedResponse(clean(message))
         case .unsupportedEncoding(let encoding): return .unsupportedEncoding(ServerText.line(encoding, limit: 40))
-        case .connectTimeout, .idleTimeout, .unsupportedSetting, .toolRoundLimit, .cancelled: return self
+        case .connectTimeout, .idleTimeout, .unsupportedSetting, .unsupportedSettings, .toolRoundLimit, .cancelled:
+            return self
         }
     }
 }
