@@ -24,6 +24,8 @@ extension MessagesRequestDTO {
         var waiting: [SentCall] = []
         var asText: [(id: String, name: String)] = []
         for message in messages where message.role != .system {
+            // Results answer the turn just before them: calls still waiting have none.
+            if message.role != .tool { sendAsText(&waiting, in: &wire) }
             var blocks: [BlockDTO] = []
             switch message.role {
             case .system:
@@ -69,8 +71,6 @@ extension MessagesRequestDTO {
                 }
                 blocks += texts
             }
-            // Results answer the turn just before them: calls still waiting have none.
-            if message.role != .tool { sendAsText(&waiting, in: &wire) }
             guard !blocks.isEmpty else { continue }
             let role = message.role == .assistant ? "assistant" : "user"
             if role == "user", let last = wire.indices.last, wire[last].role == "user",
