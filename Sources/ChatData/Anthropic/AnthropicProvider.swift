@@ -14,6 +14,8 @@ struct AnthropicProvider: ChatProvider {
     var thinkingBudget: Int? = nil
     /// Whether to mark the system prompt and the last user turn for prompt caching (`cache`).
     var cache = false
+    /// Whether the person was told this run that parts of the conversation went as text.
+    private let toldSentAsText = OnceFlag()
 
     /// One request shape: nothing to fall back to.
     func variant(for request: ChatRequest) {}
@@ -23,10 +25,12 @@ struct AnthropicProvider: ChatProvider {
         guard let body = dto.jsonBytes else {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }
-        return ProviderRequest(
+        var shaped = ProviderRequest(
             method: "POST", path: "/messages",
             accept: request.settings.stream ? "text/event-stream" : "application/json",
             body: body, headers: Self.headers)
+        shaped.sentAsText = dto.sentAsText && toldSentAsText.set()
+        return shaped
     }
 
     func fallback(from variant: Void, after error: ChatError, detail: ServerErrorDetail?) -> Void? { nil }

@@ -115,7 +115,7 @@ public struct ChatMessage: Sendable, Equatable {
             parts += calls.map(MessagePart.toolCall)
         case .thinking(let block):
             parts.append(.thinking(block))
-        case .finished, .retrying:
+        case .finished, .retrying, .sentAsText:
             break
         }
     }

@@ -27,6 +27,8 @@ struct AnswerEventRouter {
             if showsReasoning { notes.reasoning(piece) }
         case .retrying(let attempt, let limit, let delay, let reason):
             notes.retrying(attempt: attempt, limit: limit, delay: delay, reason: reason)
+        case .sentAsText(let provider):
+            notes.sentAsText(provider: provider)
         case .usage, .finished, .toolCalls, .thinking:
             break
         }

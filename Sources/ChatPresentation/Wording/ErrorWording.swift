@@ -221,6 +221,12 @@ public enum ErrorWording {
             "retrying in \(tenths / 10).\(tenths % 10) s (\(attempt)/\(limit)): \(ServerText.line(reason, limit: 80))"
     }
 
+    /// The note when parts of the conversation were sent to `provider` as text.
+    public static func sentAsTextNote(provider: String) -> String {
+        "the \(provider) provider cannot take some tool calls and results of this conversation as they are (no "
+            + "tools are offered now, or another provider made them): they were sent to it as text"
+    }
+
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }

@@ -164,4 +164,29 @@ struct AnthropicToolLoopTests {
         let answer = try #require(messages[messages.count - 2]["content"]?.array)
         #expect(answer.first?["signature"] == .string("U0lH+/="))
     }
+
+    @Test("tool rounds continued without tools go as text, said once a run, before the answer")
+    func sentAsTextIsSaidOnce() async throws {
+        let server = try LoopbackServer { _, _ in AnthropicProviderTests.stream(AnthropicStreamExamples.basic) }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let anthropic = repository(server)
+        let call = ToolCall(id: "call_1", name: "time__now", arguments: .object([:]))
+        let messages = [
+            ChatMessage(role: .user, content: "Time?"), ChatMessage(role: .assistant, parts: [.toolCall(call)]),
+            ChatMessage(role: .tool, parts: [.toolResult(ToolResult(callID: "call_1", content: [.text("12:00")]))]),
+            ChatMessage(role: .assistant, content: "Noon."), ChatMessage(role: .user, content: "Thanks"),
+        ]
+        let request = ChatRequest(messages: messages, settings: ChatSettings(model: "claude-test", stream: true))
+        let first = await AnthropicProviderTests.collect(anthropic.streamChat(request))
+        #expect(first.events.first == .sentAsText(provider: "anthropic"))
+        #expect(first.events.dropFirst().first == .text("Hello!"))
+        let second = await AnthropicProviderTests.collect(anthropic.streamChat(request))
+        #expect(second.events.first == .text("Hello!"))
+        #expect(server.requests.count == 2)
+        #expect(server.requests.allSatisfy { $0.bodyText.contains("[tool call: time__now {}]") })
+        // With tools offered, nothing goes as text and nothing is said.
+        let withTools = ChatRequest(messages: messages, settings: request.settings, tools: [clock])
+        let third = await AnthropicProviderTests.collect(repository(server).streamChat(withTools))
+        #expect(third.events.first == .text("Hello!"))
+    }
 }

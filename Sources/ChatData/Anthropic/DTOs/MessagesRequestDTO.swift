@@ -123,6 +123,8 @@ struct MessagesRequestDTO: JSONFields, Equatable {
     /// The tools offered; nil for none.
     var tools: [ToolDTO]?
     var tool_choice: ToolChoiceDTO?
+    /// Not sent: parts of the conversation went as text (`MessagesRequestDTO+Messages`).
+    var sentAsText = false
 
     static let fields: [JSONField<Self>] = [
         JSONField("model", { $0.model }, { $0.model = $1 }),

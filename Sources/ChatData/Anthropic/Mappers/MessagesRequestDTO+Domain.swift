@@ -61,7 +61,8 @@ extension MessagesRequestDTO {
             tool_choice = ToolChoiceDTO(name: Self.answerToolName)
         }
         tools = offered.isEmpty ? nil : offered
-        messages = Self.messages(request.messages, keepsThinking: thinking != nil, takesTools: tools != nil)
+        messages = Self.messages(
+            request.messages, keepsThinking: thinking != nil, takesTools: tools != nil, sentAsText: &sentAsText)
         if cache, let last = messages.lastIndex(where: { $0.role == "user" }), !messages[last].content.isEmpty {
             messages[last].content[messages[last].content.count - 1].cache_control = CacheControlDTO()
         }

@@ -17,7 +17,10 @@ extension MessagesRequestDTO {
         var message: Int
     }
 
-    static func messages(_ messages: [ChatMessage], keepsThinking: Bool, takesTools: Bool) -> [MessageDTO] {
+    /// The turns; `sentAsText` is set when anything went as text.
+    static func messages(
+        _ messages: [ChatMessage], keepsThinking: Bool, takesTools: Bool, sentAsText: inout Bool
+    ) -> [MessageDTO] {
         var wire: [MessageDTO] = []
         wire.reserveCapacity(messages.count)
         var ids = ToolUseIDs()
@@ -25,7 +28,10 @@ extension MessagesRequestDTO {
         var asText: [(id: String, name: String)] = []
         for message in messages where message.role != .system {
             // Results answer the turn just before them: calls still waiting have none.
-            if message.role != .tool { sendAsText(&waiting, in: &wire) }
+            if message.role != .tool, !waiting.isEmpty {
+                sendAsText(&waiting, in: &wire)
+                sentAsText = true
+            }
             var blocks: [BlockDTO] = []
             switch message.role {
             case .system:
@@ -45,6 +51,7 @@ extension MessagesRequestDTO {
                         guard takesTools, case .object = call.arguments else {
                             blocks.append(BlockDTO(type: "text", text: callText(call.name, call.argumentsText)))
                             asText.append((call.id, call.name))
+                            sentAsText = true
                             continue
                         }
                         let wireID = ids.wireID(for: call.id)
@@ -70,6 +77,7 @@ extension MessagesRequestDTO {
                     }
                 }
                 blocks += texts
+                if !texts.isEmpty { sentAsText = true }
             }
             guard !blocks.isEmpty else { continue }
             let role = message.role == .assistant ? "assistant" : "user"
@@ -81,7 +89,10 @@ extension MessagesRequestDTO {
                 wire.append(MessageDTO(role: role, content: blocks))
             }
         }
-        sendAsText(&waiting, in: &wire)
+        if !waiting.isEmpty {
+            sendAsText(&waiting, in: &wire)
+            sentAsText = true
+        }
         return wire
     }
 
