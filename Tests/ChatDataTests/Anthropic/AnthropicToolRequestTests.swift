@@ -225,4 +225,22 @@ struct AnthropicToolRequestTests {
         #expect(try openAI(round).contains(#""id":"toolu_1""#))
         #expect(try openAI(round).contains(#""tool_call_id":"toolu_2""#))
     }
+
+    @Test("a second round's answer (no thinking of its own) keeps thinking on, the first answer's blocks sent")
+    func secondRound() throws {
+        let messages =
+            round + [
+                ChatMessage(role: .assistant, parts: [.toolCall(call("toolu_3"))]),
+                ChatMessage(role: .tool, parts: [result("toolu_3", "13:00")]),
+            ]
+        let text = try body(messages, thinkingBudget: 2048)
+        #expect(text.contains(#""thinking":{"budget_tokens":2048,"type":"enabled"}"#))
+        #expect(text.contains(#"{"signature":"c2lnMQ==","thinking":"Use the tool.","type":"thinking"}"#))
+        #expect(
+            text.contains(
+                j(
+                    #"{"content":[{"id":"toolu_3","input":{},"name":"time__now","type":"tool_use"}],"role":"assistant"},"#,
+                    #"{"content":[{"content":[{"text":"13:00","type":"text"}],"tool_use_id":"toolu_3","#,
+                    #""type":"tool_result"}],"role":"user"}]"#)), "\(text)")
+    }
 }

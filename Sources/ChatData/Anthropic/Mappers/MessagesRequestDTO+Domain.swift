@@ -68,12 +68,13 @@ extension MessagesRequestDTO {
         }
     }
 
-    /// Whether `messages` end with the results of an answer's tool calls whose turn has no
-    /// thinking block.
+    /// Whether `messages` end with tool results, in a turn (the answers since the person's last
+    /// message) whose first answer has no thinking block. Without interleaved thinking only the
+    /// turn's first answer thinks: the answers to its results have none.
     private static func continuesTurnWithoutThinking(_ messages: [ChatMessage]) -> Bool {
-        guard messages.last?.role == .tool, let answer = messages.last(where: { $0.role == .assistant }) else {
-            return false
-        }
-        return !answer.toolCalls.isEmpty && answer.thinkingBlocks.isEmpty
+        guard messages.last?.role == .tool else { return false }
+        let start = (messages.lastIndex { $0.role == .user }).map { $0 + 1 } ?? 0
+        guard let first = messages[start...].first(where: { $0.role == .assistant }) else { return false }
+        return first.thinkingBlocks.isEmpty
     }
 }

@@ -71,8 +71,8 @@ extension MessagesRequestDTO {
                                 type: "tool_result", tool_use_id: call.wireID, content: resultContent(result),
                                 is_error: result.isError ? true : nil))
                     } else {
-                        let name = asText.first { $0.id == result.callID }?.name
-                        asText.removeAll { $0.id == result.callID }
+                        let found = asText.firstIndex { $0.id == result.callID }
+                        let name = found.map { asText.remove(at: $0).name }
                         texts.append(BlockDTO(type: "text", text: resultText(result, name: name)))
                     }
                 }
