@@ -184,6 +184,9 @@ struct AnthropicToolRequestTests {
         let text = try body(messages, thinkingBudget: 2048)
         #expect(!text.contains(#""thinking""#))
         #expect(text.hasPrefix(#"{"max_tokens":8192,"#))
+        // A message after the results joins their turn on the wire: still none.
+        let joined = messages + [ChatMessage(role: .user, content: "And?")]
+        #expect(!(try body(joined, thinkingBudget: 2048)).contains(#""thinking""#))
         // A new turn asks for thinking again.
         let next =
             messages + [ChatMessage(role: .assistant, content: "Noon."), ChatMessage(role: .user, content: "Q2")]

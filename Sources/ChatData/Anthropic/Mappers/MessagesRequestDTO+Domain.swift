@@ -68,13 +68,17 @@ extension MessagesRequestDTO {
         }
     }
 
-    /// Whether `messages` end with tool results, in a turn (the answers since the person's last
-    /// message) whose first answer has no thinking block. Without interleaved thinking only the
-    /// turn's first answer thinks: the answers to its results have none.
+    /// Whether `messages` go on with a tool loop (they end with tool results, or with a message
+    /// that joins their turn on the wire) whose turn's first answer has no thinking block. Without
+    /// interleaved thinking only a turn's first answer thinks: the answers to its results have none.
     private static func continuesTurnWithoutThinking(_ messages: [ChatMessage]) -> Bool {
-        guard messages.last?.role == .tool else { return false }
-        let start = (messages.lastIndex { $0.role == .user }).map { $0 + 1 } ?? 0
-        guard let first = messages[start...].first(where: { $0.role == .assistant }) else { return false }
+        let turns = messages.filter { $0.role != .system }
+        func opensTurn(_ index: Int) -> Bool {
+            turns[index].role == .user && (index == 0 || turns[index - 1].role != .tool)
+        }
+        guard let last = turns.indices.last, turns[last].role != .assistant, !opensTurn(last) else { return false }
+        let start = turns.indices.last(where: opensTurn).map { $0 + 1 } ?? 0
+        guard let first = turns[start...].first(where: { $0.role == .assistant }) else { return false }
         return first.thinkingBlocks.isEmpty
     }
 }
