@@ -189,4 +189,54 @@ struct AnthropicToolLoopTests {
         let third = await AnthropicProviderTests.collect(repository(server).streamChat(withTools))
         #expect(third.events.first == .text("Hello!"))
     }
+
+    @Test("a conversation whose tool round OpenAI's API made goes on through Anthropic's, and back")
+    func crossProvider() async throws {
+        let openAICall =
+            #"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_9","type":"function","#
+            + #""function":{"name":"time__now","arguments":"{}"}}]},"finish_reason":null}]}"#
+        let openAI = try LoopbackServer { _, index in
+            index == 0
+                ? ServerStep.sse([openAICall, ServerStep.finishChunk("tool_calls")])
+                : ServerStep.sse([ServerStep.chatChunk("It is noon.")])
+        }
+        defer { LoopbackTestHelpers.stopInBackground(openAI) }
+        let anthropic = try LoopbackServer { _, index in
+            AnthropicProviderTests.stream(index == 1 ? thinkingCall("time__now") : AnthropicStreamExamples.basic)
+        }
+        defer { LoopbackTestHelpers.stopInBackground(anthropic) }
+        let source = StubToolSource()
+        let loop = ToolLoop(source: source, consent: Allow())
+        let viaOpenAI = GPTChatUseCase(
+            repository: ServerGPTRepository(
+                server: ServerConfiguration(baseURL: openAI.baseURL, apiKey: "KEY", proxy: ""),
+                transport: CurlHTTPClient()),
+            tools: loop)
+        let viaAnthropic = GPTChatUseCase(repository: repository(anthropic), tools: loop)
+        var conversation = Conversation(settings: ChatSettings(model: "m", stream: true))
+
+        #expect(await viaOpenAI.send("Time?", in: &conversation) { _ in }.answer?.content == "It is noon.")
+        #expect(await viaAnthropic.send("Sure?", in: &conversation) { _ in }.answer?.content == "Hello!")
+        // OpenAI's round in Anthropic's shape, its id carried; thinking on, for a new turn.
+        let first = try #require(anthropic.requests.first).bodyText
+        let round = [
+            #"{"content":[{"text":"Time?","type":"text"}],"role":"user"},"#,
+            #"{"content":[{"id":"call_9","input":{},"name":"time__now","type":"tool_use"}],"role":"assistant"},"#,
+            #"{"content":[{"content":[{"text":"12:00","type":"text"}],"tool_use_id":"call_9","type":"tool_result"}],"#,
+            #""role":"user"},{"content":[{"text":"It is noon.","type":"text"}],"role":"assistant"},"#,
+            #"{"content":[{"text":"Sure?","type":"text"}],"role":"user"}]"#,
+        ].joined()
+        #expect(first.contains(round), "\(first)")
+        #expect(first.contains(#""thinking":{"budget_tokens":2048,"type":"enabled"}"#))
+
+        // Anthropic's round (thinking, a call, its result) then back through OpenAI's API: the
+        // thinking is left out, the call and its result carried with Anthropic's id.
+        #expect(await viaAnthropic.send("Again?", in: &conversation) { _ in }.answer?.content == "Hello!")
+        #expect(await viaOpenAI.send("Thanks", in: &conversation) { _ in }.answer?.content == "It is noon.")
+        let last = try #require(openAI.requests.last).bodyText
+        #expect(!last.contains("thinking") && !last.contains("U0lH"), "\(last)")
+        #expect(last.contains(#""id":"toolu_A1""#), "\(last)")
+        #expect(last.contains(#"{"content":"12:00","role":"tool","tool_call_id":"toolu_A1"}"#), "\(last)")
+        #expect(source.received.map(\.id) == ["call_9", "toolu_A1"])
+    }
 }
