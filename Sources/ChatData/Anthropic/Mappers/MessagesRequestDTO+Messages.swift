@@ -8,79 +8,125 @@ import ChatDomain
 /// conversation continued without them), a call whose arguments are not a JSON object, and a
 /// call left without a result or a result without its call (another provider's history).
 extension MessagesRequestDTO {
-    /// A call sent as `tool_use`, waiting for its result: its id in the conversation and on the
-    /// wire, and where its block is.
-    private struct SentCall {
-        var id: String
-        var wireID: String
-        var name: String
-        var message: Int
-    }
-
     /// The turns; `sentAsText` is set when anything went as text.
     static func messages(
         _ messages: [ChatMessage], keepsThinking: Bool, takesTools: Bool, sentAsText: inout Bool
     ) -> [MessageDTO] {
-        var wire: [MessageDTO] = []
-        wire.reserveCapacity(messages.count)
-        var ids = ToolUseIDs()
-        var waiting: [SentCall] = []
-        var asText: [(id: String, name: String)] = []
-        for message in messages where message.role != .system {
-            // Results answer the turn just before them: calls still waiting have none.
-            if message.role != .tool, !waiting.isEmpty {
-                sendAsText(&waiting, in: &wire)
-                sentAsText = true
-            }
-            var blocks: [BlockDTO] = []
+        var turns = Turns(keepsThinking: keepsThinking, takesTools: takesTools)
+        turns.wire.reserveCapacity(messages.count)
+        for message in messages {
             switch message.role {
-            case .system:
-                continue
-            case .user:
-                blocks = userBlocks(message)
-            case .assistant:
-                for part in message.parts {
-                    switch part {
-                    case .thinking(let block):
-                        if keepsThinking { blocks.append(thinkingBlock(block)) }
-                    case .text(let text):
-                        blocks.append(BlockDTO(type: "text", text: text))
-                    case .image(let image):
-                        blocks.append(imageBlock(image))
-                    case .toolCall(let call):
-                        guard takesTools, case .object = call.arguments else {
-                            blocks.append(BlockDTO(type: "text", text: callText(call.name, call.argumentsText)))
-                            asText.append((call.id, call.name))
-                            sentAsText = true
-                            continue
-                        }
-                        let wireID = ids.wireID(for: call.id)
-                        blocks.append(BlockDTO(type: "tool_use", id: wireID, name: call.name, input: call.arguments))
-                        waiting.append(SentCall(id: call.id, wireID: wireID, name: call.name, message: wire.count))
-                    case .toolResult:
+            case .system: continue
+            case .user: turns.add(userBlocks(message))
+            case .assistant: turns.add(answer: message)
+            case .tool: turns.add(results: message.toolResults)
+            }
+        }
+        turns.closeRound()
+        sentAsText = sentAsText || turns.sentAsText
+        return turns.wire
+    }
+
+    /// The wire's turns as they are written, and the calls of the last answer waiting for their
+    /// results.
+    private struct Turns {
+        /// A call sent as `tool_use`: its id in the conversation and on the wire, and where its
+        /// block is.
+        struct SentCall {
+            var id: String
+            var wireID: String
+            var name: String
+            var message: Int
+        }
+
+        let keepsThinking: Bool
+        let takesTools: Bool
+        var wire: [MessageDTO] = []
+        var sentAsText = false
+        private var ids = ToolUseIDs()
+        private var waiting: [SentCall] = []
+        private var asText: [(id: String, name: String)] = []
+
+        init(keepsThinking: Bool, takesTools: Bool) {
+            self.keepsThinking = keepsThinking
+            self.takesTools = takesTools
+        }
+
+        /// A person's blocks: a turn of their own, or after the results they follow.
+        mutating func add(_ blocks: [BlockDTO]) {
+            closeRound()
+            append(blocks, role: "user")
+        }
+
+        /// An answer: its thinking (when kept), text, images and calls, in order.
+        mutating func add(answer: ChatMessage) {
+            closeRound()
+            var blocks: [BlockDTO] = []
+            for part in answer.parts {
+                switch part {
+                case .thinking(let block):
+                    if keepsThinking { blocks.append(MessagesRequestDTO.thinkingBlock(block)) }
+                case .text(let text):
+                    blocks.append(BlockDTO(type: "text", text: text))
+                case .image(let image):
+                    blocks.append(MessagesRequestDTO.imageBlock(image))
+                case .toolCall(let call):
+                    guard takesTools, case .object = call.arguments else {
+                        blocks.append(BlockDTO(type: "text", text: callText(call.name, call.argumentsText)))
+                        asText.append((call.id, call.name))
+                        sentAsText = true
                         continue
                     }
+                    let wireID = ids.wireID(for: call.id)
+                    blocks.append(BlockDTO(type: "tool_use", id: wireID, name: call.name, input: call.arguments))
+                    waiting.append(SentCall(id: call.id, wireID: wireID, name: call.name, message: wire.count))
+                case .toolResult:
+                    continue
                 }
-            case .tool:
-                var texts: [BlockDTO] = []
-                for result in message.toolResults {
-                    if let index = waiting.firstIndex(where: { $0.id == result.callID }) {
-                        let call = waiting.remove(at: index)
-                        blocks.append(
-                            BlockDTO(
-                                type: "tool_result", tool_use_id: call.wireID, content: resultContent(result),
-                                is_error: result.isError ? true : nil))
-                    } else {
-                        let found = asText.firstIndex { $0.id == result.callID }
-                        let name = found.map { asText.remove(at: $0).name }
-                        texts.append(BlockDTO(type: "text", text: resultText(result, name: name)))
-                    }
-                }
-                blocks += texts
-                if !texts.isEmpty { sentAsText = true }
             }
-            guard !blocks.isEmpty else { continue }
-            let role = message.role == .assistant ? "assistant" : "user"
+            append(blocks, role: "assistant")
+        }
+
+        /// Results: a `tool_result` block for each call waiting for it, first; text for the others.
+        mutating func add(results: [ToolResult]) {
+            var blocks: [BlockDTO] = []
+            var texts: [BlockDTO] = []
+            for result in results {
+                if let index = waiting.firstIndex(where: { $0.id == result.callID }) {
+                    let call = waiting.remove(at: index)
+                    blocks.append(
+                        BlockDTO(
+                            type: "tool_result", tool_use_id: call.wireID,
+                            content: MessagesRequestDTO.resultContent(result), is_error: result.isError ? true : nil))
+                } else {
+                    let found = asText.firstIndex { $0.id == result.callID }
+                    texts.append(
+                        BlockDTO(type: "text", text: resultText(result, name: found.map { asText.remove(at: $0).name }))
+                    )
+                    sentAsText = true
+                }
+            }
+            append(blocks + texts, role: "user")
+        }
+
+        /// Results answer the answer just before them: the `tool_use` blocks of calls still
+        /// waiting when something else comes are each replaced by the text of the call.
+        mutating func closeRound() {
+            for call in waiting {
+                guard wire.indices.contains(call.message),
+                    let index = wire[call.message].content.firstIndex(where: { $0.id == call.wireID })
+                else { continue }
+                let arguments = wire[call.message].content[index].input?.jsonText ?? "{}"
+                wire[call.message].content[index] = BlockDTO(type: "text", text: callText(call.name, arguments))
+                sentAsText = true
+            }
+            waiting.removeAll()
+        }
+
+        /// A user turn after one that starts with results joins it (after them); any other is a
+        /// turn of its own. Nothing to send, no turn.
+        private mutating func append(_ blocks: [BlockDTO], role: String) {
+            guard !blocks.isEmpty else { return }
             if role == "user", let last = wire.indices.last, wire[last].role == "user",
                 wire[last].content.first?.type == "tool_result"
             {
@@ -89,11 +135,17 @@ extension MessagesRequestDTO {
                 wire.append(MessageDTO(role: role, content: blocks))
             }
         }
-        if !waiting.isEmpty {
-            sendAsText(&waiting, in: &wire)
-            sentAsText = true
+
+        /// A tool call as text, for when it cannot be a `tool_use` block.
+        private func callText(_ name: String, _ arguments: String) -> String {
+            "[tool call: \(name) \(arguments)]"
         }
-        return wire
+
+        /// A tool result as text, for when its call is not a `tool_use` block.
+        private func resultText(_ result: ToolResult, name: String?) -> String {
+            let tool = name.map { " of \($0)" } ?? ""
+            return "[tool \(result.isError ? "error" : "result")\(tool): \(result.text)]"
+        }
     }
 
     /// A person's message: its text, then each image.
@@ -127,29 +179,6 @@ extension MessagesRequestDTO {
             }
         }
         return blocks.isEmpty ? nil : blocks
-    }
-
-    /// The `tool_use` blocks of calls that got no result, each replaced by the text of the call.
-    private static func sendAsText(_ waiting: inout [SentCall], in wire: inout [MessageDTO]) {
-        for call in waiting {
-            guard wire.indices.contains(call.message),
-                let index = wire[call.message].content.firstIndex(where: { $0.id == call.wireID })
-            else { continue }
-            let arguments = wire[call.message].content[index].input?.jsonText ?? "{}"
-            wire[call.message].content[index] = BlockDTO(type: "text", text: callText(call.name, arguments))
-        }
-        waiting.removeAll()
-    }
-
-    /// A tool call as text, for when it cannot be a `tool_use` block.
-    private static func callText(_ name: String, _ arguments: String) -> String {
-        "[tool call: \(name) \(arguments)]"
-    }
-
-    /// A tool result as text, for when its call is not a `tool_use` block.
-    private static func resultText(_ result: ToolResult, name: String?) -> String {
-        let tool = name.map { " of \($0)" } ?? ""
-        return "[tool \(result.isError ? "error" : "result")\(tool): \(result.text)]"
     }
 }
 
