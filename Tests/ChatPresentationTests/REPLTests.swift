@@ -181,6 +181,29 @@ struct REPLTests {
             ])
     }
 
+    @Test func promptShowsTheCachedTokensReadAndWrittenWhenTheServerReportedAny() async {
+        let session = Harness(
+            lines: ["Hi", "Again", "More"],
+            answers: [
+                says("Hello", usage: TokenUsage(promptTokens: 3000, completionTokens: 12, cacheWriteTokens: 2900)),
+                says(
+                    "Hello again",
+                    usage: TokenUsage(
+                        promptTokens: 3100, completionTokens: 34, cacheReadTokens: 2900, cacheWriteTokens: 0)),
+                says("OK", usage: TokenUsage(promptTokens: 3200, completionTokens: 2, cacheReadTokens: 0)),
+            ])
+
+        _ = await session.run()
+
+        #expect(
+            session.reader.prompts == [
+                prompt("test-model · 0 turns"),
+                prompt("test-model · 1 turn · 3.0k tokens · cache 2.9k written"),
+                prompt("test-model · 2 turns · 3.1k tokens · cache 2.9k read"),
+                prompt("test-model · 3 turns · 3.2k tokens"),
+            ])
+    }
+
     @Test func promptEstimatesTokensWhenTheServerReportsNone() async {
         // "Be brief." (9) + "Hi" (2) + "Hello there" (11) = 22 characters: about 6 tokens.
         let session = Harness(lines: ["Hi"], answers: [says("Hello there")])

@@ -43,4 +43,26 @@ import Testing
         #expect(outcome == .answered)
         #expect(notes == "")
     }
+
+    @Test func partsSentAsTextAreSaidInOneLineBeforeTheAnswer() async {
+        let output = CapturingSink()
+        let notes = CapturingSink()
+        let stub = StubGPTRepository([
+            .answer([.sentAsText(provider: "anthropic"), .text("Noon."), .finished(reason: "end_turn")])
+        ])
+        let outcome = await Task {
+            let presenter = OneShotPresenter(
+                useCase: GPTChatUseCase(repository: stub), notes: notes, notesStyle: .plain,
+                makeRenderer: { PlainAnswerRenderer(output: output, notes: notes, notesStyle: .plain) })
+            var conversation = Conversation(settings: ChatSettings(model: "m"))
+            return await presenter.run("Time?", in: &conversation)
+        }.value
+        #expect(outcome == .answered)
+        #expect(output.text == "Noon.\n")
+        #expect(
+            notes.text
+                == "chat: note: the anthropic provider cannot take some tool calls and results of this conversation "
+                + "as they are (no tools are offered now, or another provider made them): they were sent to it as text\n"
+        )
+    }
 }

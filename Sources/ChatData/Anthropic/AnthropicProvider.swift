@@ -14,6 +14,8 @@ struct AnthropicProvider: ChatProvider {
     var thinkingBudget: Int? = nil
     /// Whether to mark the system prompt and the last user turn for prompt caching (`cache`).
     var cache = false
+    /// Whether the person was told this run that parts of the conversation went as text.
+    private let toldSentAsText = OnceFlag()
 
     /// One request shape: nothing to fall back to.
     func variant(for request: ChatRequest) {}
@@ -23,10 +25,12 @@ struct AnthropicProvider: ChatProvider {
         guard let body = dto.jsonBytes else {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }
-        return ProviderRequest(
+        var shaped = ProviderRequest(
             method: "POST", path: "/messages",
             accept: request.settings.stream ? "text/event-stream" : "application/json",
             body: body, headers: Self.headers)
+        shaped.sentAsText = dto.sentAsText && toldSentAsText.set()
+        return shaped
     }
 
     func fallback(from variant: Void, after error: ChatError, detail: ServerErrorDetail?) -> Void? { nil }
@@ -42,7 +46,9 @@ struct AnthropicProvider: ChatProvider {
         return Array(("event: content_block_delta\ndata: " + delta + "\n\n").utf8)
     }
 
-    /// A 200 whose body is JSON: a whole message, or an error.
+    /// A 200 whose body is JSON: a whole message, or an error. Its blocks are handed on as the
+    /// stream's are: text, thinking (as reasoning, then whole), tool calls together before the
+    /// stop reason, the schema's `answer` call as text.
     func decodeWhole(_ body: [UInt8], _ emit: (ChatEvent) -> Void) throws(ChatError) {
         let message = (try? JSONReader.read(MessagesMessageDTO.self, from: body)) ?? nil
         if let message, message.type == "error" || message.error != nil {
@@ -52,7 +58,24 @@ struct AnthropicProvider: ChatProvider {
             let text = String(decoding: body.prefix(200), as: UTF8.self)
             throw .malformedResponse("the answer is neither an event stream nor a message: \(text)")
         }
-        for block in content { AnthropicStreamDecoder.emitContent(of: block, emit) }
+        var calls: [ToolCall] = []
+        for block in content {
+            switch block.type {
+            case "thinking":
+                AnthropicStreamDecoder.emitContent(of: block, emit)
+                emit(.thinking(.signed(text: block.thinking ?? "", signature: block.signature ?? "")))
+            case "redacted_thinking":
+                emit(.thinking(.redacted(data: block.data ?? "")))
+            case "tool_use" where block.name == MessagesRequestDTO.answerToolName:
+                if let text = block.input?.jsonText { emit(.text(text)) }
+            case "tool_use":
+                let input = block.input ?? .object([:])
+                calls.append(ToolCall(id: block.id ?? "", name: block.name ?? "", arguments: input))
+            default:
+                AnthropicStreamDecoder.emitContent(of: block, emit)
+            }
+        }
+        if !calls.isEmpty { emit(.toolCalls(calls)) }
         emit(.finished(reason: message.stop_reason ?? "end_turn"))
         if let usage = message.usage?.toDomain() { emit(.usage(usage)) }
     }

@@ -1,7 +1,8 @@
 import ChatDomain
 
-/// A role as the config's `roles` map holds it: a prompt, the settings it sets (`model` and the
-/// sampling parameters of `SamplingTable`) and a profile it selects. Only the keys it sets are
+/// A role as the config's `roles` map holds it: a prompt, the settings it sets (`model`, the
+/// sampling parameters of `SamplingTable`, and Anthropic's `cache` and `thinking_budget`) and a
+/// profile it selects. Only the keys it sets are
 /// present; one that shares a built-in role's name adds to that role.
 struct ConfigRole: Equatable {
     /// The prompt; may hold `{{input}}`.
@@ -12,7 +13,7 @@ struct ConfigRole: Equatable {
     var profile: String?
 
     /// The settings a role may set.
-    static let settingKeys = ["model", "tools"] + SamplingTable.all.map(\.key)
+    static let settingKeys = ["model", "tools"] + SamplingTable.all.map(\.key) + ["cache", "thinking_budget"]
     /// Every key a role may hold.
     static let keys = ["prompt", "profile"] + settingKeys
 

@@ -111,7 +111,9 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
 
     private func startAttempt() {
         do {
-            attempt = try Attempt(runner: runner, request: runner.provider.chatRequest(for: request, variant: variant))
+            let shaped = try runner.provider.chatRequest(for: request, variant: variant)
+            if shaped.sentAsText { events.append(.sentAsText(provider: runner.server.provider.rawValue)) }
+            attempt = try Attempt(runner: runner, request: shaped)
         } catch {
             failure = error
         }

@@ -12,4 +12,7 @@ struct ProviderRequest: Sendable {
     var headers: [(name: String, value: String)] = []
     /// Ask for a compressed response (not for event streams, where it may delay pieces).
     var acceptCompression = false
+    /// Parts of the conversation went as text, and the person has not been told this run: the
+    /// engine says so (`ChatEvent.sentAsText`) before the answer.
+    var sentAsText = false
 }

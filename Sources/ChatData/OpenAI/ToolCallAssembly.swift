@@ -44,17 +44,8 @@ struct ToolCallAssembly: Equatable {
     /// The calls, by `index`: each one's arguments read as JSON (none at all reads as `{}`;
     /// text that is not JSON is kept as a string value, for the caller to refuse).
     var calls: [ToolCall] {
-        pending.sorted { $0.index < $1.index }.map { call in
-            let text = call.arguments.trimmingASCIIWhitespace()
-            let arguments: JSONValue
-            if text.isEmpty {
-                arguments = .object([:])
-            } else if let value = try? JSONParser.parse(text) {
-                arguments = value
-            } else {
-                arguments = .string(call.arguments)
-            }
-            return ToolCall(id: call.id, name: call.name, arguments: arguments)
+        pending.sorted { $0.index < $1.index }.map {
+            ToolCall(id: $0.id, name: $0.name, argumentsText: $0.arguments)
         }
     }
 }

@@ -14,4 +14,11 @@ public enum ChatEvent: Sendable, Equatable {
     /// The answer asks for these tools to be run, in order: sent once, whole, as the answer ends
     /// (before `.finished`).
     case toolCalls([ToolCall])
+    /// A thinking block whole, signature and all, as it ended (its text came as `.reasoning`):
+    /// kept with the answer to be sent back, never shown.
+    case thinking(ThinkingBlock)
+    /// Parts of the conversation that `provider`'s API cannot take as they are (tool calls and
+    /// results when no tools are offered, another provider's tool rounds it cannot read) were
+    /// sent to it as text: said once a run, before the answer.
+    case sentAsText(provider: String)
 }

@@ -91,6 +91,11 @@ public struct ChatMessage: Sendable, Equatable {
         parts.compactMap { if case .toolResult(let result) = $0 { result } else { nil } }
     }
 
+    /// The thinking blocks the provider signed, in order.
+    public var thinkingBlocks: [ThinkingBlock] {
+        parts.compactMap { if case .thinking(let block) = $0 { block } else { nil } }
+    }
+
     /// Appends `part` (an empty text part is left out).
     public mutating func append(_ part: MessagePart) {
         if case .text(let text) = part {
@@ -101,7 +106,7 @@ public struct ChatMessage: Sendable, Equatable {
     }
 
     /// Adds what a streamed `event` carries: answer text to the content, reasoning to the
-    /// reasoning, token usage, the tool calls the answer ends with. Appends in place, so a long answer is never copied whole.
+    /// reasoning, token usage, the tool calls the answer ends with, the thinking blocks kept to send back. Appends in place, so a long answer is never copied whole.
     public mutating func add(_ event: ChatEvent) {
         switch event {
         case .text(let piece):
@@ -113,7 +118,9 @@ public struct ChatMessage: Sendable, Equatable {
             self.usage = usage
         case .toolCalls(let calls):
             parts += calls.map(MessagePart.toolCall)
-        case .finished, .retrying:
+        case .thinking(let block):
+            parts.append(.thinking(block))
+        case .finished, .retrying, .sentAsText:
             break
         }
     }

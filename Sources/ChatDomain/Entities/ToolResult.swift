@@ -23,7 +23,7 @@ extension ToolResult {
             switch part {
             case .text(let text): text
             case .image(let image): "[an image (\(image.mimeType)) that cannot be shown here]"
-            case .toolCall, .toolResult: ""
+            case .toolCall, .toolResult, .thinking: ""
             }
         }.filter { !$0.isEmpty }.joined(separator: "\n")
     }

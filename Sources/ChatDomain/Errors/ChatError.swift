@@ -32,6 +32,9 @@ public enum ChatError: Error, Sendable, Equatable {
     /// The request sets `name` (a sampling parameter), which `provider`'s API does not take;
     /// found before sending.
     case unsupportedSetting(name: String, provider: String)
+    /// The request sets both `name` and `other`, which `provider`'s API does not take together;
+    /// found before sending.
+    case unsupportedSettings(name: String, other: String, provider: String)
     /// The answer asked for tools again after `rounds` rounds of tool calls, and no more were
     /// to run.
     case toolRoundLimit(rounds: Int)

@@ -1,6 +1,7 @@
 import ChatDomain
 
-/// The REPL prompt: the conversation's state at a glance — model, role, turns, size in tokens.
+/// The REPL prompt: the conversation's state at a glance — model, role, turns, size in tokens,
+/// and what the prompt cache did for the last request when the server said it did anything.
 struct PromptFormatter {
     var style: TerminalStyle
 
@@ -14,6 +15,7 @@ struct PromptFormatter {
         parts.append(Counted.text(turns, "turn"))
         if let usage = conversation.lastUsage {
             parts.append("\(Self.compact(usage.totalTokens)) tokens")
+            if let cache = Self.cacheText(usage) { parts.append(cache) }
         } else if !conversation.messages.isEmpty {
             parts.append("~\(Self.compact(conversation.estimatedTokens)) tokens")
         }
@@ -23,6 +25,14 @@ struct PromptFormatter {
 
     /// The prompt inside a `"""` block.
     var continuation: String { style.dim("…") + " " }
+
+    /// `cache 3.0k read, 200 written`, leaving out what was none; nil when neither was any.
+    static func cacheText(_ usage: TokenUsage) -> String? {
+        let pieces = [(usage.cacheReadTokens, "read"), (usage.cacheWriteTokens, "written")].compactMap { count, what in
+            count.flatMap { $0 > 0 ? "\(compact($0)) \(what)" : nil }
+        }
+        return pieces.isEmpty ? nil : "cache " + pieces.joined(separator: ", ")
+    }
 
     static func compact(_ count: Int) -> String {
         guard count >= 1000 else { return String(count) }

@@ -27,7 +27,9 @@ struct AnswerEventRouter {
             if showsReasoning { notes.reasoning(piece) }
         case .retrying(let attempt, let limit, let delay, let reason):
             notes.retrying(attempt: attempt, limit: limit, delay: delay, reason: reason)
-        case .usage, .finished, .toolCalls:
+        case .sentAsText(let provider):
+            notes.sentAsText(provider: provider)
+        case .usage, .finished, .toolCalls, .thinking:
             break
         }
     }

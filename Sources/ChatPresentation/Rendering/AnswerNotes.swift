@@ -28,6 +28,13 @@ struct AnswerNotes {
             style.note(ErrorWording.retryNote(attempt: attempt, limit: limit, delay: delay, reason: reason)) + "\n")
     }
 
+    /// One line, on a terminal or not (as the stop reason's note): parts of the conversation
+    /// went to the provider as text.
+    mutating func sentAsText(provider: String) {
+        endReasoning()
+        sink.write(style.warning("chat: note: " + ErrorWording.sentAsTextNote(provider: provider)) + "\n")
+    }
+
     /// Ends the reasoning's line, if it is open, before the answer's text or its end.
     mutating func endReasoning() {
         guard inReasoning else { return }

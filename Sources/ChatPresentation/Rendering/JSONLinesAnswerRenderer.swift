@@ -50,7 +50,7 @@ public final class JSONLinesAnswerRenderer: AnswerRenderer {
             return true
         }
         switch event {
-        case .text, .toolCalls:
+        case .text, .toolCalls, .thinking, .sentAsText:
             break
         case .reasoning(let piece):
             if !piece.isEmpty { write(["type": .string("reasoning"), "text": .string(piece)]) }

@@ -18,7 +18,7 @@ extension ErrorWording {
         case .streamCut: "stream_cut"
         case .malformedResponse: "malformed_response"
         case .unsupportedEncoding: "unsupported_encoding"
-        case .unsupportedSetting: "unsupported_setting"
+        case .unsupportedSetting, .unsupportedSettings: "unsupported_setting"
         case .toolRoundLimit: "tool_round_limit"
         case .cancelled: "cancelled"
         }

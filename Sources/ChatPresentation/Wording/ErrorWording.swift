@@ -53,6 +53,8 @@ public enum ErrorWording {
             return
                 "the \(provider) provider takes no \(name): leave it out for this provider (\(flag), or \(name) in the "
                 + "config or the role)"
+        case .unsupportedSettings(let name, let other, let provider):
+            return "the \(provider) provider takes no \(name) together with \(other): leave one of them out"
         case .toolRoundLimit(let rounds):
             return
                 "the model asked for tools again after \(rounds) round\(rounds == 1 ? "" : "s") of tool calls; stopped "
@@ -219,6 +221,12 @@ public enum ErrorWording {
             "retrying in \(tenths / 10).\(tenths % 10) s (\(attempt)/\(limit)): \(ServerText.line(reason, limit: 80))"
     }
 
+    /// The note when parts of the conversation were sent to `provider` as text.
+    public static func sentAsTextNote(provider: String) -> String {
+        "the \(provider) provider cannot take some tool calls and results of this conversation as they are (no "
+            + "tools are offered now, or another provider made them): they were sent to it as text"
+    }
+
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
@@ -242,7 +250,8 @@ extension ChatError {
         case .streamCut(let message): return .streamCut(clean(message))
         case .malformedResponse(let message): return .malformedResponse(clean(message))
         case .unsupportedEncoding(let encoding): return .unsupportedEncoding(ServerText.line(encoding, limit: 40))
-        case .connectTimeout, .idleTimeout, .unsupportedSetting, .toolRoundLimit, .cancelled: return self
+        case .connectTimeout, .idleTimeout, .unsupportedSetting, .unsupportedSettings, .toolRoundLimit, .cancelled:
+            return self
         }
     }
 }

@@ -200,7 +200,8 @@ import Testing
         #expect(result.error == nil)
         #expect(
             result.events == [
-                .reasoning("Hmm."), .text("Hi there"), .finished(reason: "end_turn"),
+                .reasoning("Hmm."), .thinking(.signed(text: "Hmm.", signature: "sig")), .text("Hi there"),
+                .finished(reason: "end_turn"),
                 .usage(TokenUsage(promptTokens: 20, completionTokens: 4, cacheReadTokens: 8)),
             ])
         let recorded = try #require(server.requests.first)

@@ -18,13 +18,15 @@ import Testing
     }
 
     private func resolve(
-        _ environment: [String: String], config text: String? = nil, profile: String? = nil, baseURL: String? = nil
+        _ environment: [String: String], config text: String? = nil, profile: String? = nil, baseURL: String? = nil,
+        role: String? = nil
     ) async throws -> ResolvedSettings {
         var overrides = SettingOverrides()
         let path = try text.map(config)
         defer { if let path { try? FileManager.default.removeItem(atPath: path) } }
         overrides.configPath = path
         overrides.profile = profile
+        overrides.role = role
         if let baseURL { try overrides.set("base_url", text: baseURL, flag: "--base-url") }
         return try await SettingsResolver(environment: environment.merging(Self.noHome) { $1 }).resolve(overrides)
     }
@@ -140,5 +142,26 @@ import Testing
                 && refused.map(line)?.contains(
                     "is for the anthropic provider; this run's is openai") == true,
             "\(String(describing: refused.map(line)))")
+    }
+
+    @Test func aRoleSetsCacheAndThinkingAndIsRefusedThemForAnotherProvider() async throws {
+        let file = """
+            {"profiles": {"claude": {"provider": "anthropic"}},
+             "roles": {"deep": {"prompt": "Think.", "profile": "claude", "cache": true, "thinking_budget": 4096},
+                       "plain": {"prompt": "Hi."}, "lost": {"prompt": "Hm.", "thinking_budget": 2048}}}
+            """
+        let deep = try await resolve(["ANTHROPIC_API_KEY": "sk-ant"], config: file, role: "deep")
+        #expect(deep.server.thinkingBudget == 4096)
+        #expect(deep.server.promptCaching == true)
+        let plain = try await resolve(["ANTHROPIC_API_KEY": "sk-ant"], config: file, profile: "claude", role: "plain")
+        #expect(plain.server.thinkingBudget == nil)
+        #expect(plain.server.promptCaching == false)
+        do {
+            _ = try await resolve(["OPENAI_API_KEY": "sk-openai"], config: file, role: "lost")
+            Issue.record("a role's thinking_budget was taken for the openai provider")
+        } catch {
+            let words = (error as? SettingsError).map(line) ?? "\(error)"
+            #expect(words.contains("is for the anthropic provider"), "\(words)")
+        }
     }
 }

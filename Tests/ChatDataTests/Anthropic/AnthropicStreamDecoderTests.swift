@@ -8,12 +8,11 @@ import Testing
 /// on how the bytes arrived.
 @Suite struct AnthropicStreamDecoderTests {
     /// What a stream gives: its events (text and reasoning that came in pieces joined), the
-    /// error that ended it, whether it was complete, and the thinking signatures kept.
+    /// error that ended it, and whether it was complete.
     struct Outcome: Equatable {
         var events: [ChatEvent] = []
         var error: ChatError?
         var complete = false
-        var signatures: [Int: String] = [:]
     }
 
     /// `stream` fed in the pieces `cuts` make.
@@ -36,7 +35,6 @@ import Testing
         parser.finish()
         outcome.events = joined(outcome.events)
         outcome.complete = decoder.isComplete
-        outcome.signatures = decoder.signatures
         return outcome
     }
 
@@ -76,26 +74,100 @@ import Testing
                 ], complete: true))
     }
 
-    @Test func thinkingIsReasoningAndItsSignatureIsKept() {
+    @Test func thinkingIsReasoningThenTheWholeBlockWithItsSignature() {
+        let thinking =
+            "I need to find the GCD of 1071 and 462 using the Euclidean algorithm.\n\n1071 = 2 × 462 + 147"
+            + "\n462 = 3 × 147 + 21\n147 = 7 × 21 + 0\n\nSo GCD(1071, 462) = 21"
         Self.expectSameAtEverySplit(
             AnthropicStreamExamples.thinking,
             Outcome(
                 events: [
-                    .reasoning(
-                        "I need to find the GCD of 1071 and 462 using the Euclidean algorithm.\n\n1071 = 2 × 462 + 147"
-                            + "\n462 = 3 × 147 + 21\n147 = 7 × 21 + 0\n\nSo GCD(1071, 462) = 21"),
+                    .reasoning(thinking),
+                    .thinking(
+                        .signed(
+                            text: thinking, signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds...")),
                     .text("The greatest common divisor of 1071 and 462 is **21**."), .finished(reason: "end_turn"),
-                ], complete: true, signatures: [0: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds..."]))
+                ], complete: true))
     }
 
-    @Test func toolUseBlocksArePassedOver() {
+    @Test func theToolUseExampleIsItsTextThenOneCallWithTheInputPutTogetherBeforeTheStopReason() {
+        let call = ToolCall(
+            id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", name: "get_weather",
+            arguments: .object(["location": .string("San Francisco, CA"), "unit": .string("fahrenheit")]))
         Self.expectSameAtEverySplit(
             AnthropicStreamExamples.toolUse,
             Outcome(
                 events: [
-                    .text("Okay, let's check the weather."), .finished(reason: "tool_use"),
-                    .usage(TokenUsage(promptTokens: 472, completionTokens: 89)),
+                    .text("Okay, let's check the weather for San Francisco, CA:"), .toolCalls([call]),
+                    .finished(reason: "tool_use"), .usage(TokenUsage(promptTokens: 472, completionTokens: 89)),
                 ], complete: true))
+    }
+
+    @Test func severalCallsComeInBlockOrderAnEmptyInputIsAnEmptyObjectAndBadJSONIsKeptAsText() {
+        let stream = """
+            event: content_block_start
+            data: {"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"EmwKAhgB"}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":0}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"a__x","input":{}}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":1}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"t2","name":"b__y","input":{}}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\\"n\\": [1,"}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":2}
+
+            event: message_delta
+            data: {"type":"message_delta","delta":{"stop_reason":"tool_use"}}
+
+            event: message_stop
+            data: {"type":"message_stop"}
+
+
+            """
+        Self.expectSameAtEverySplit(
+            stream,
+            Outcome(
+                events: [
+                    .thinking(.redacted(data: "EmwKAhgB")),
+                    .toolCalls([
+                        ToolCall(id: "t1", name: "a__x", arguments: .object([:])),
+                        ToolCall(id: "t2", name: "b__y", arguments: .string(#"{"n": [1,"#)),
+                    ]),
+                    .finished(reason: "tool_use"),
+                ], complete: true))
+    }
+
+    @Test func theSchemaAnswerToolsInputIsAnswerTextAsItComes() {
+        let stream = """
+            event: content_block_start
+            data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t1","name":"answer","input":{}}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\\"ok\\":"}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":" true}"}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":0}
+
+            event: message_delta
+            data: {"type":"message_delta","delta":{"stop_reason":"tool_use"}}
+
+
+            """
+        Self.expectSameAtEverySplit(
+            stream, Outcome(events: [.text(#"{"ok": true}"#), .finished(reason: "tool_use")], complete: true))
     }
 
     @Test func anErrorEventEndsTheStreamWithTheTextKept() {
@@ -125,7 +197,7 @@ import Testing
                     ], complete: true))
     }
 
-    @Test func unknownEventsAndBlocksAndRedactedThinkingAreIgnored() {
+    @Test func unknownEventsAndBlocksAreIgnoredAndRedactedThinkingIsKeptWhole() {
         let stream = """
             event: brand_new_event
             data: {"type":"brand_new_event","whatever":[1,2,3]}
@@ -150,7 +222,10 @@ import Testing
 
 
             """
-        #expect(Self.decode(stream, cuts: []) == Outcome(events: [.text("ok")], complete: true))
+        #expect(
+            Self.decode(stream, cuts: [])
+                == Outcome(
+                    events: [.thinking(.redacted(data: "EmwKAhgBEgy3va3pzix/LafPsn4a")), .text("ok")], complete: true))
     }
 
     @Test func dataThatIsNotJSONIsAMalformedResponse() {

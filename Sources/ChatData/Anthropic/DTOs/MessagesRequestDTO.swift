@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// The body of Anthropic's `POST /messages`, field for field, each listed once in `fields`;
 /// written by `JSONText`, as the OpenAI request body is.
 struct MessagesRequestDTO: JSONFields, Equatable {
@@ -10,20 +12,72 @@ struct MessagesRequestDTO: JSONFields, Equatable {
         ]
     }
 
-    /// A content block: `{"type": "text", "text": …}` or `{"type": "image", "source": …}`, with a
-    /// cache marker where prompt caching asks for one.
+    /// A content block: `text`, `image` (a base64 `source`), `thinking` (with its `signature`),
+    /// `redacted_thinking` (its `data`), `tool_use` (`id`, `name`, `input`) or `tool_result`
+    /// (`tool_use_id`, `content` blocks, `is_error`), with a cache marker where prompt caching
+    /// asks for one. Only the members its type has are set.
     struct BlockDTO: JSONFields, Equatable {
         var type = ""
         var text: String?
         var source: ImageSourceDTO?
+        var thinking: String?
+        var signature: String?
+        var data: String?
+        var id: String?
+        var name: String?
+        var input: JSONValue?
+        var tool_use_id: String?
+        var content: [BlockDTO]?
+        var is_error: Bool?
         var cache_control: CacheControlDTO?
 
         static let fields: [JSONField<Self>] = [
             JSONField("type", { $0.type }, { $0.type = $1 }),
             JSONField("text", optional: { $0.text }, { $0.text = $1 }),
             JSONField("source", optional: { $0.source }, { $0.source = $1 }),
+            JSONField("thinking", optional: { $0.thinking }, { $0.thinking = $1 }),
+            JSONField("signature", optional: { $0.signature }, { $0.signature = $1 }),
+            JSONField("data", optional: { $0.data }, { $0.data = $1 }),
+            JSONField("id", optional: { $0.id }, { $0.id = $1 }),
+            JSONField("name", optional: { $0.name }, { $0.name = $1 }),
+            JSONField("input", optional: { $0.input }, { $0.input = $1 }),
+            JSONField("tool_use_id", optional: { $0.tool_use_id }, { $0.tool_use_id = $1 }),
+            JSONField("content", optional: { $0.content }, { $0.content = $1 }),
+            JSONField("is_error", optional: { $0.is_error }, { $0.is_error = $1 }),
             JSONField("cache_control", optional: { $0.cache_control }, { $0.cache_control = $1 }),
         ].sortedByName()
+
+        /// Roughly how many bytes it takes written, for the body's first allocation.
+        var estimatedSize: Int {
+            let strings = [text, thinking, signature, data, id, name, tool_use_id].reduce(48) {
+                $0 + ($1?.utf8.count ?? 0)
+            }
+            return strings + (source?.data.utf8.count ?? 0) + (input == nil ? 0 : 64)
+                + (content?.reduce(0) { $0 + $1.estimatedSize } ?? 0)
+        }
+    }
+
+    /// A tool the model may call: `{"name", "description", "input_schema"}`.
+    struct ToolDTO: JSONFields, Equatable {
+        var name = ""
+        var description: String?
+        var input_schema = JSONValue.null
+
+        static let fields: [JSONField<Self>] = [
+            JSONField("name", { $0.name }, { $0.name = $1 }),
+            JSONField("description", optional: { $0.description }, { $0.description = $1 }),
+            JSONField("input_schema", { $0.input_schema }, { $0.input_schema = $1 }),
+        ].sortedByName()
+    }
+
+    /// `{"type": "tool", "name": …}`: the model must call that tool.
+    struct ToolChoiceDTO: JSONFields, Equatable {
+        var type = "tool"
+        var name = ""
+
+        static let fields: [JSONField<Self>] = [
+            JSONField("name", { $0.name }, { $0.name = $1 }), JSONField("type", { $0.type }, { $0.type = $1 }),
+        ]
     }
 
     /// An image's bytes: `{"type": "base64", "media_type": "image/png", "data": …}`.
@@ -66,6 +120,11 @@ struct MessagesRequestDTO: JSONFields, Equatable {
     var temperature: Double?
     var top_p: Double?
     var thinking: ThinkingDTO?
+    /// The tools offered; nil for none.
+    var tools: [ToolDTO]?
+    var tool_choice: ToolChoiceDTO?
+    /// Not sent: parts of the conversation went as text (`MessagesRequestDTO+Messages`).
+    var sentAsText = false
 
     static let fields: [JSONField<Self>] = [
         JSONField("model", { $0.model }, { $0.model = $1 }),
@@ -76,14 +135,14 @@ struct MessagesRequestDTO: JSONFields, Equatable {
         JSONField("temperature", optional: { $0.temperature }, { $0.temperature = $1 }),
         JSONField("top_p", optional: { $0.top_p }, { $0.top_p = $1 }),
         JSONField("thinking", optional: { $0.thinking }, { $0.thinking = $1 }),
+        JSONField("tools", optional: { $0.tools }, { $0.tools = $1 }),
+        JSONField("tool_choice", optional: { $0.tool_choice }, { $0.tool_choice = $1 }),
     ].sortedByName()
 
     /// The body; nil if a number is not finite, which JSON cannot hold.
     var jsonBytes: [UInt8]? {
-        let estimate = messages.reduce(160) { total, message in
-            message.content.reduce(total + 32) {
-                $0 + ($1.text?.utf8.count ?? 0) + ($1.source?.data.utf8.count ?? 0) + 48
-            }
+        let estimate = messages.reduce(160 + (tools?.count ?? 0) * 512) { total, message in
+            message.content.reduce(total + 32) { $0 + $1.estimatedSize }
         }
         return jsonBytes(capacity: estimate)
     }

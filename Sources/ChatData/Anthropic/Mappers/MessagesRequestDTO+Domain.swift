@@ -3,12 +3,19 @@ import ChatDomain
 extension MessagesRequestDTO {
     /// `max_tokens` when nothing sets it: the API requires one.
     static let defaultMaxTokens = 8192
+    /// The tool a schema's answer is asked for with (the API has no `response_format`): the
+    /// model must call it, and its input is the answer. Offered tools are namespaced
+    /// (`server__tool`), so none can be named so.
+    static let answerToolName = "answer"
 
     /// The wire form of `request`: system messages joined into the top-level `system`, the others
-    /// as user and assistant turns of text and image blocks; `max_tokens` always (raised above
-    /// `thinkingBudget` when thinking is asked for); with `cache`, the system prompt and the last
-    /// user turn marked for caching. Throws `ChatError.unsupportedSetting` for a sampling
-    /// parameter the Messages API does not take.
+    /// as user and assistant turns of content blocks (`MessagesRequestDTO+Messages`); the tools
+    /// offered; `max_tokens` always (raised above `thinkingBudget` when thinking is asked for);
+    /// with `cache`, the system prompt and the last user turn marked for caching. A response
+    /// schema is asked for as a forced call of the `answer` tool. Throws
+    /// `ChatError.unsupportedSetting` for a sampling parameter the Messages API does not take,
+    /// and `ChatError.unsupportedSettings` for a schema with thinking (which forbids forcing a
+    /// tool).
     init(_ request: ChatRequest, thinkingBudget: Int?, cache: Bool) throws(ChatError) {
         let settings = request.settings
         self.init()
@@ -24,7 +31,14 @@ extension MessagesRequestDTO {
             case .seed: throw .unsupportedSetting(name: "seed", provider: ProviderKind.anthropic.rawValue)
             }
         }
+        // A turn that began without thinking (another provider's, or before thinking was asked
+        // for) goes on without it: the API keeps one thinking setting for a whole turn.
+        let thinkingBudget = Self.continuesTurnWithoutThinking(request.messages) ? nil : thinkingBudget
         if let thinkingBudget {
+            if settings.responseSchema != nil {
+                throw .unsupportedSettings(
+                    name: "schema", other: "thinking_budget", provider: ProviderKind.anthropic.rawValue)
+            }
             thinking = ThinkingDTO(budget_tokens: thinkingBudget)
             if maxTokens <= thinkingBudget { maxTokens = thinkingBudget + Self.defaultMaxTokens }
         }
@@ -34,30 +48,37 @@ extension MessagesRequestDTO {
             system = [BlockDTO(type: "text", text: systemText.joined(separator: "\n\n"))]
             if cache { system?[0].cache_control = CacheControlDTO() }
         }
-        messages = request.messages.compactMap(MessageDTO.init)
+        var offered = request.tools.map {
+            ToolDTO(
+                name: $0.name, description: $0.description.isEmpty ? nil : $0.description, input_schema: $0.parameters)
+        }
+        if let schema = settings.responseSchema {
+            offered.append(
+                ToolDTO(
+                    name: Self.answerToolName,
+                    description: "Give your answer by calling this tool: its input is the whole answer.",
+                    input_schema: schema.schema))
+            tool_choice = ToolChoiceDTO(name: Self.answerToolName)
+        }
+        tools = offered.isEmpty ? nil : offered
+        messages = Self.messages(
+            request.messages, keepsThinking: thinking != nil, takesTools: tools != nil, sentAsText: &sentAsText)
         if cache, let last = messages.lastIndex(where: { $0.role == "user" }), !messages[last].content.isEmpty {
             messages[last].content[messages[last].content.count - 1].cache_control = CacheControlDTO()
         }
     }
-}
 
-extension MessagesRequestDTO.MessageDTO {
-    /// A user or assistant message as content blocks: its text, then each image as a base64
-    /// `source` block (or a note where its bytes are gone); nil for a system message or one with
-    /// nothing to send (the API refuses empty content). Tool calls and results are not sent yet.
-    init?(_ message: ChatMessage) {
-        guard message.role != .system else { return nil }
-        typealias Block = MessagesRequestDTO.BlockDTO
-        var blocks: [Block] = message.content.isEmpty ? [] : [Block(type: "text", text: message.content)]
-        for image in message.images {
-            if let data = image.data {
-                let source = MessagesRequestDTO.ImageSourceDTO(media_type: image.mimeType, data: Base64.encode(data))
-                blocks.append(Block(type: "image", source: source))
-            } else {
-                blocks.append(Block(type: "text", text: image.unavailableNote))
-            }
+    /// Whether `messages` go on with a tool loop (they end with tool results, or with a message
+    /// that joins their turn on the wire) whose turn's first answer has no thinking block. Without
+    /// interleaved thinking only a turn's first answer thinks: the answers to its results have none.
+    private static func continuesTurnWithoutThinking(_ messages: [ChatMessage]) -> Bool {
+        let turns = messages.filter { $0.role != .system }
+        func opensTurn(_ index: Int) -> Bool {
+            turns[index].role == .user && (index == 0 || turns[index - 1].role != .tool)
         }
-        guard !blocks.isEmpty else { return nil }
-        self.init(role: message.role.rawValue, content: blocks)
+        guard let last = turns.indices.last, turns[last].role != .assistant, !opensTurn(last) else { return false }
+        let start = turns.indices.last(where: opensTurn).map { $0 + 1 } ?? 0
+        guard let first = turns[start...].first(where: { $0.role == .assistant }) else { return false }
+        return first.thinkingBlocks.isEmpty
     }
 }
