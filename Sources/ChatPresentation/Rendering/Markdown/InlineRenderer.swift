@@ -77,6 +77,7 @@ struct InlineRenderer {
         let s = b.startIndex
         var i = s
         var breakAfter = false
+        var ascii = true
         while i < b.endIndex {
             let byte = b[i]
             if byte < 0x80 {
@@ -85,6 +86,7 @@ struct InlineRenderer {
                 i += 1
                 continue
             }
+            ascii = false
             let (scalar, length) = UTF8Scalars.decode(b, at: i)
             if Self.breaksAfter(scalar) {
                 let after = i + length
@@ -108,7 +110,7 @@ struct InlineRenderer {
         }
         let whole = breakAfter || (i < b.endIndex ? b[i] == 0x20 || b[i] == 0x09 : complete)
         if whole && !writer.holdsText {
-            writer.word(b[s..<i], style(base), link: link)
+            writer.word(b[s..<i], style(base), link: link, width: ascii ? i - s : nil)
         } else {
             writer.text(b[s..<i], style(base), link: link)
             if breakAfter { writer.endWord() }

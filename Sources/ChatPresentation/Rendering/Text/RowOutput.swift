@@ -5,8 +5,11 @@ struct RowOutput {
     let theme: MarkdownTheme
     /// What to write, not yet taken.
     private var out: [UInt8] = []
-    /// What the current row holds so far (from its first byte), to redraw it.
+    /// What the current row holds so far (from its first byte), to redraw it: these bytes, then
+    /// `out` from `rowPending` on (the row's bytes written since, copied here only when
+    /// something else is written after them or `out` is taken, not byte run by byte run).
     private var row: [UInt8] = []
+    private var rowPending = 0
     /// The style and hyperlink the terminal has open.
     private var style = TextStyle.plain
     private var link: String?
@@ -30,21 +33,28 @@ struct RowOutput {
 
     /// Returns what was written since the last call, and forgets it.
     mutating func take() -> [UInt8] {
-        defer { out.removeAll(keepingCapacity: true) }
+        keepRow()
+        defer {
+            out.removeAll(keepingCapacity: true)
+            rowPending = 0
+        }
         return out
     }
 
     /// Hands what was written since the last call to `body`, and forgets it (no copy).
     mutating func drain(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard !out.isEmpty else { return }
+        keepRow()
         out.withUnsafeBufferPointer(body)
         out.removeAll(keepingCapacity: true)
+        rowPending = 0
     }
 
     /// Starts again with nothing written and nothing open, keeping the SGR sequences made.
     mutating func reset() {
         out.removeAll(keepingCapacity: true)
         row.removeAll(keepingCapacity: true)
+        rowPending = 0
         style = .plain
         link = nil
         tentative.removeAll(keepingCapacity: true)
@@ -71,7 +81,7 @@ struct RowOutput {
 
     /// Writes bytes that carry their own styles and end with a reset (a laid-out table cell),
     /// after closing what is open.
-    mutating func putStyled(_ bytes: [UInt8]) {
+    mutating func putStyled(_ bytes: ArraySlice<UInt8>) {
         if link != nil {
             write(theme.closeLink)
             link = nil
@@ -96,10 +106,12 @@ struct RowOutput {
         }
         out.append(0x0A)
         row.removeAll(keepingCapacity: true)
+        rowPending = out.count
     }
 
     /// The tentative text is where it belongs: it becomes part of the row.
     mutating func commitTentative() {
+        keepRow()
         row += tentative
         tentative.removeAll(keepingCapacity: true)
     }
@@ -107,6 +119,8 @@ struct RowOutput {
     /// Takes the tentative text off the row: with `stepBack`, by stepping the cursor back over
     /// its `cells` and erasing to the row's end; otherwise by writing the row again from its start.
     mutating func takeBackTentative(cells: Int, stepBack: Bool) {
+        keepRow()
+        defer { rowPending = out.count }
         if stepBack {
             out += Array("\u{1B}[\(cells)D\u{1B}[K".utf8)
             out += committedStyle == .plain ? theme.reset : sgr.full(committedStyle)
@@ -123,12 +137,25 @@ struct RowOutput {
     private static let rowStart = Array("\r\u{1B}[0m\u{1B}[K".utf8)
 
     private mutating func write(_ bytes: ArraySlice<UInt8>, tentative: Bool = false) {
-        out.append(contentsOf: bytes)
         if tentative {
+            keepRow()
+            out.append(contentsOf: bytes)
+            rowPending = out.count
             self.tentative.append(contentsOf: bytes)
-        } else {
+        } else if !self.tentative.isEmpty {
+            // After tentative text (not where a row's bytes usually go): kept at once.
+            out.append(contentsOf: bytes)
             row.append(contentsOf: bytes)
+            rowPending = out.count
+        } else {
+            out.append(contentsOf: bytes)
         }
+    }
+
+    /// Copies the row's bytes written to `out` since `rowPending` into `row`.
+    private mutating func keepRow() {
+        if rowPending < out.count { row.append(contentsOf: out[rowPending...]) }
+        rowPending = out.count
     }
 
     private mutating func write(_ bytes: [UInt8], tentative: Bool = false) {

@@ -132,15 +132,16 @@ struct RowWriter {
     }
 
     /// A whole word (no spaces or newlines) with nothing held before it: placed at once, as
-    /// `text` and `endWord` would place it, without holding it first.
-    mutating func word(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, link: String? = nil) {
+    /// `text` and `endWord` would place it, without holding it first. `width`: its cells, when
+    /// the caller knows them (ASCII: its bytes).
+    mutating func word(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, link: String? = nil, width known: Int? = nil) {
         guard word.isEmpty, !bytes.isEmpty else {
             text(bytes, style, link: link)
             endWord()
             return
         }
         if !inRow { startRow(hanging) }
-        let width = CellWidth.of(bytes)
+        let width = known ?? CellWidth.of(bytes)
         let room = rowHasContent ? limit - hanging.width : limit - col
         guard width <= max(room, 1) else {
             text(bytes, style, link: link)
@@ -215,7 +216,7 @@ struct RowWriter {
     }
 
     /// Writes bytes that carry their own styles and end with a reset (a laid-out table cell).
-    mutating func styled(_ bytes: [UInt8], width: Int) {
+    mutating func styled(_ bytes: ArraySlice<UInt8>, width: Int) {
         endWord()
         if !inRow { startRow(hanging) }
         eraseTentative()
