@@ -68,6 +68,26 @@ import Testing
         #expect(CellWidth.of("한국어") == 6)
     }
 
+    /// The CJK block answered without a search gives what the tables give, for every scalar in
+    /// it and around it.
+    @Test func cellWidthsOfTheWideBlockAgreeWithTheTables() {
+        let inTable = { (table: [(UInt32, UInt32)], scalar: UInt32) in
+            table.contains { $0.0 <= scalar && scalar <= $0.1 }
+        }
+        let block = CellWidth.wideBlock
+        var differing: [UInt32] = []
+        for scalar in (block.lowerBound - 0x100)...(block.upperBound + 0x100) {
+            let zero = inTable(CellWidthTable.zero, scalar)
+            let wide = inTable(CellWidthTable.wide, scalar)
+            if CellWidth.of(scalar) != (zero ? 0 : wide ? 2 : 1) || CellWidth.isZeroWidth(scalar) != zero
+                || CellWidth.isWide(scalar) != wide
+            {
+                differing.append(scalar)
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(5).map { String($0, radix: 16) })")
+    }
+
     /// One line of each language the issue names, and the kind a known token of it gets.
     @Test(arguments: [
         ("swift", "let x = \"s\" // c", "let", CodeToken.keyword), ("python", "def f(): return None", "None", .literal),

@@ -311,6 +311,7 @@ struct CodeLexer {
     /// Whether `b` starts with `word`, or could once more arrives.
     private func match(_ b: ArraySlice<UInt8>, _ word: [UInt8]) -> Match {
         guard !word.isEmpty else { return .no }
+        if let first = b.first, first != word[0] { return .no }
         if b.count >= word.count { return b.prefix(word.count).elementsEqual(word) ? .yes : .no }
         return word.starts(with: b) ? .maybe : .no
     }
