@@ -35,6 +35,7 @@ struct TableLayout {
             row = row.dropLast()
         }
         var cells: [ArraySlice<UInt8>] = []
+        cells.reserveCapacity(8)
         var start = row.startIndex
         var index = row.startIndex
         var inCode = false

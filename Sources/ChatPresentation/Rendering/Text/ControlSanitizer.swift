@@ -8,17 +8,26 @@ enum ControlSanitizer {
     static func append(_ text: String, to bytes: inout [UInt8]) {
         var text = text
         let clean = text.withUTF8 { utf8 -> Bool in
-            var previous: UInt8 = 0
-            for byte in utf8 {
-                if (byte < 0x20 && byte != 0x0A && byte != 0x09) || byte == 0x7F || (previous == 0xC2 && byte < 0xA0) {
-                    return false
-                }
-                previous = byte
-            }
+            guard isClean(utf8) else { return false }
             bytes.append(contentsOf: utf8)
             return true
         }
         if !clean { bytes += sanitized(text) }
+    }
+
+    /// Whether `utf8` needs nothing done: no control character but newline and tab, no DEL, no
+    /// C1 control (`0xC2` then a byte below `0xA0`). Printable ASCII, most of it, costs one
+    /// comparison a byte.
+    private static func isClean(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            index += 1
+            if byte &- 0x20 < 0x5F || byte == 0x0A || byte == 0x09 { continue }  // printable ASCII
+            if byte < 0x20 || byte == 0x7F { return false }
+            if byte == 0xC2 && index < utf8.count && utf8[index] < 0xA0 { return false }
+        }
+        return true
     }
 
     /// `text`, made safe, as a string (for the notes stream and prompts).
