@@ -126,9 +126,10 @@ struct TableLayout {
             if first == 0 {
                 writer.startRow(prefix)
                 var rule: [UInt8] = []
+                rule.reserveCapacity(3 * (widths.reduce(0, +) + 3 * (columns - 1)))
                 for (column, width) in widths.enumerated() {
                     if column > 0 { rule += Self.cross }
-                    for _ in 0..<width { rule += Self.bar }
+                    for _ in 0..<width { rule.append(contentsOf: Self.bar) }
                 }
                 writer.raw(rule[...], theme.tableBorder, width: widths.reduce(0, +) + 3 * (columns - 1))
                 writer.endLine()

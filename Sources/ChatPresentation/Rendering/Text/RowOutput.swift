@@ -79,6 +79,17 @@ struct RowOutput {
         write(bytes, tentative: tentative)
     }
 
+    /// Writes `count` spaces in `style`, inside the hyperlink `link`, as `put` would write them
+    /// (a few spaces, as between words, a byte at a time: cheaper than copying a slice).
+    mutating func putSpaces(_ count: Int, _ style: TextStyle, link: String?) {
+        guard count <= 4, tentative.isEmpty else {
+            put(Array(repeating: 0x20, count: count)[...], style, link: link)
+            return
+        }
+        put([], style, link: link)
+        for _ in 0..<count { out.append(0x20) }
+    }
+
     /// Writes bytes that carry their own styles and end with a reset (a laid-out table cell),
     /// after closing what is open.
     mutating func putStyled(_ bytes: ArraySlice<UInt8>) {

@@ -176,7 +176,7 @@ struct RowWriter {
             tentativeCells = 0
         } else {
             eraseTentative()
-            if spaces > 0 { output.put(Self.blanks(spaces), spaceStyle, link: spaceLink) }
+            if spaces > 0 { output.putSpaces(spaces, spaceStyle, link: spaceLink) }
             word.write(from: 0, upTo: word.count, to: &output)
         }
         col += spaces + word.width
@@ -210,7 +210,7 @@ struct RowWriter {
     /// Writes the spaces waiting before the next text, in their own style.
     private mutating func putPendingSpaces() {
         guard spaces > 0 else { return }
-        output.put(Self.blanks(spaces), spaceStyle, link: spaceLink)
+        output.putSpaces(spaces, spaceStyle, link: spaceLink)
         col += spaces
         spaces = 0
     }
