@@ -156,9 +156,7 @@ struct CodeLexer {
 
     private func classify(_ word: String, _ language: CodeLanguage) -> CodeToken {
         let key = language.caseInsensitive ? word.lowercased() : word
-        if language.keywords.contains(key) { return .keyword }
-        if language.literals.contains(key) { return .literal }
-        if language.types.contains(key) { return .type }
+        if let kind = language.wordKinds[key] { return kind }
         if language.capitalizedTypes, let first = word.utf8.first, (0x41...0x5A).contains(first) { return .type }
         return .plain
     }

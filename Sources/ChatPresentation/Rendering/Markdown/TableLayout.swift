@@ -83,7 +83,7 @@ struct TableLayout {
         var laid = LaidCells()
         var natural = Array(repeating: 1, count: columns)
         let unwrapped = table.indices.map { index in
-            let rows = laid.lay(table[index], header: index < columns, width: 1_000_000, theme: theme, &cells)
+            let rows = laid.lay(table[index], header: index < columns, width: LaidCells.unbounded, theme: theme, &cells)
             natural[index % columns] = max(natural[index % columns], laid.rows[rows.lowerBound].width)
             return rows
         }
@@ -166,6 +166,9 @@ struct TableLayout {
 
 /// The rows of a table's cells as laid out, the bytes of all of them in one buffer.
 private struct LaidCells {
+    /// The width a cell is laid out in to find its natural width.
+    static let unbounded = 1_000_000
+
     var bytes: [UInt8] = []
     var rows: [(bytes: Range<Int>, width: Int)] = []
 
@@ -174,7 +177,11 @@ private struct LaidCells {
     mutating func lay(
         _ cell: ArraySlice<UInt8>, header: Bool, width: Int, theme: MarkdownTheme, _ writer: inout RowWriter
     ) -> Range<Int> {
-        writer.reset(width: { width + 1 })
+        // The natural layout's width is a constant: a closure that captures nothing is not
+        // allocated for each cell.
+        let bound: @Sendable () -> Int
+        if width == Self.unbounded { bound = { Self.unbounded + 1 } } else { bound = { width + 1 } }
+        writer.reset(width: bound)
         writer.startRow(.none)
         var inline = InlineRenderer(theme: theme)
         inline.render(cell, base: header ? theme.tableHeader : .plain, link: nil, into: &writer)
