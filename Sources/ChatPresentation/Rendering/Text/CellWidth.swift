@@ -47,7 +47,10 @@ enum CellWidth {
     /// The cells of a string.
     static func of(_ text: String) -> Int {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
-        return of(Array(text.utf8)[...])
+        var counter = WidthCounter()
+        var cells = 0
+        for scalar in text.unicodeScalars { cells += counter.add(scalar.value) }
+        return cells
     }
 
     /// Where to cut `bytes` so the first part is at most `cells` wide and no grapheme cluster is
