@@ -55,10 +55,14 @@ import Testing
         #expect(
             ControlSanitizer.sanitized("a\u{1B}[2Jb\u{07}c\r\nd\u{7F}\u{9B}") == Array("a^[[2Jb^Gc\nd^?\u{FFFD}".utf8))
         #expect(ControlSanitizer.sanitized("plain\ttext\n") == Array("plain\ttext\n".utf8))
-        // What a piece is appended as is what it is made into, whatever its bytes (the check
-        // that lets clean text through unchanged sees every control character).
+        // What a piece is appended as is what it is made into, whatever its bytes and wherever
+        // they fall in the eight bytes the check reads at once (the check that lets clean text
+        // through unchanged sees every control character).
         for scalar in (0...0x2FF).compactMap(Unicode.Scalar.init) {
-            for text in ["\(scalar)", "ab\(scalar)cd", "中\(scalar)", "\u{A0}\(scalar)x"] {
+            let padded = (0..<9).map {
+                String(repeating: "a", count: $0) + "\(scalar)" + String(repeating: "b", count: 16)
+            }
+            for text in ["\(scalar)", "ab\(scalar)cd", "中\(scalar)", "\u{A0}\(scalar)x"] + padded {
                 var appended: [UInt8] = []
                 ControlSanitizer.append(text, to: &appended)
                 #expect(appended == ControlSanitizer.sanitized(text), "U+\(String(scalar.value, radix: 16))")
