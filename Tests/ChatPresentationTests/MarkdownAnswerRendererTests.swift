@@ -101,6 +101,21 @@ import Testing
         #expect(differing.isEmpty, "\(differing.prefix(5).map { String($0, radix: 16) })")
     }
 
+    /// A character a line may break after (CJK) is counted as two cells without counting: so
+    /// every wide character is two cells, whatever came before it (none is zero-width too, none
+    /// is a skin-tone modifier or a regional indicator, whose cells depend on what precedes).
+    @Test func everyWideCharacterIsTwoCells() {
+        var differing: [UInt32] = []
+        for range in CellWidthTable.wide where range.0 < 0x1F000 || range.0 >= 0x20000 {
+            for scalar in range.0...range.1 {
+                var counter = WidthCounter()
+                _ = counter.add(0x61)
+                if CellWidth.of(scalar) != 2 || counter.add(scalar) != 2 { differing.append(scalar) }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(5).map { String($0, radix: 16) })")
+    }
+
     /// One line of each language the issue names, and the kind a known token of it gets.
     @Test(arguments: [
         ("swift", "let x = \"s\" // c", "let", CodeToken.keyword), ("python", "def f(): return None", "None", .literal),

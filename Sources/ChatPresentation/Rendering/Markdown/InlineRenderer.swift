@@ -77,7 +77,11 @@ struct InlineRenderer {
         let s = b.startIndex
         var i = s
         var breakAfter = false
+        // The word's cells when they are known without counting: ASCII bytes, then perhaps one
+        // character a line may break after, which is two cells wide (it is wide, and no wide
+        // character is zero-width or changes with what comes before it).
         var ascii = true
+        var known: Int?
         while i < b.endIndex {
             let byte = b[i]
             if byte < 0x80 {
@@ -86,12 +90,14 @@ struct InlineRenderer {
                 i += 1
                 continue
             }
+            let asciiBefore = ascii
             ascii = false
             let (scalar, length) = UTF8Scalars.decode(b, at: i)
             if Self.breaksAfter(scalar) {
                 let after = i + length
                 guard after < b.endIndex else {
                     if complete {
+                        if asciiBefore { known = i - s + 2 }
                         i = after
                         break
                     }
@@ -101,6 +107,7 @@ struct InlineRenderer {
                 }
                 let (next, _) = UTF8Scalars.decode(b, at: after)
                 if !(CellWidth.isZeroWidth(next) || next == 0x200D || Self.closing(next)) {
+                    if asciiBefore { known = i - s + 2 }
                     i = after
                     breakAfter = true
                     break
@@ -110,7 +117,7 @@ struct InlineRenderer {
         }
         let whole = breakAfter || (i < b.endIndex ? b[i] == 0x20 || b[i] == 0x09 : complete)
         if whole && !writer.holdsText {
-            writer.word(b[s..<i], style(base), link: link, width: ascii ? i - s : nil)
+            writer.word(b[s..<i], style(base), link: link, width: ascii ? i - s : known)
         } else {
             writer.text(b[s..<i], style(base), link: link)
             if breakAfter { writer.endWord() }
