@@ -82,6 +82,17 @@ struct InlineRenderer {
         // character is zero-width or changes with what comes before it).
         var ascii = true
         var known: Int?
+        // The word's ASCII run first, read through a buffer (most words are nothing else); the
+        // loop below goes on from where it stops, as it would have.
+        i += b.withUnsafeBufferPointer { buffer -> Int in
+            var k = 0
+            while k < buffer.count {
+                let byte = buffer[k]
+                if byte >= 0x80 || (k > 0 && Self.stops(byte)) { break }
+                k += 1
+            }
+            return k
+        }
         while i < b.endIndex {
             let byte = b[i]
             if byte < 0x80 {

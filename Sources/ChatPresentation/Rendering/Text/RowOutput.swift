@@ -116,7 +116,8 @@ struct RowOutput {
             style = .plain
         }
         out.append(0x0A)
-        row.removeAll(keepingCapacity: true)
+        // Usually empty: the row's bytes are still only in `out`.
+        if !row.isEmpty { row.removeAll(keepingCapacity: true) }
         rowPending = out.count
     }
 
