@@ -282,13 +282,17 @@ struct InlineRenderer {
 
     /// Opening brackets and quotes of CJK text: no line break after them.
     private static func opening(_ scalar: UInt32) -> Bool {
-        [0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301D, 0xFF08, 0xFF3B, 0xFF5B]
+        // All are in two blocks: most CJK text (ideographs) is in neither.
+        guard (0x3008...0x301D).contains(scalar) || (0xFF08...0xFF5B).contains(scalar) else { return false }
+        return [0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301D, 0xFF08, 0xFF3B, 0xFF5B]
             .contains(scalar)
     }
 
     /// Closing punctuation of CJK text: no line break before it.
     private static func closing(_ scalar: UInt32) -> Bool {
-        [
+        // All are in two blocks: most CJK text (ideographs) is in neither.
+        guard (0x3001...0x30FC).contains(scalar) || (0xFF01...0xFF5D).contains(scalar) else { return false }
+        return [
             0x3001, 0x3002, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019, 0x301E, 0x301F,
             0xFF01, 0xFF09, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F, 0xFF3D, 0xFF5D, 0x30FC, 0x3005,
         ].contains(scalar)
