@@ -81,6 +81,8 @@ struct TableLayout {
         // Each cell laid out on one row first: its natural width, and its layout whenever its
         // column is at least that wide (only cells of narrowed columns are laid out again).
         var laid = LaidCells()
+        laid.rows.reserveCapacity(table.count + 8)
+        laid.bytes.reserveCapacity(rows.reduce(0) { $0 + $1.count } * 2)
         var natural = Array(repeating: 1, count: columns)
         let unwrapped = table.indices.map { index in
             let rows = laid.lay(table[index], header: index < columns, width: LaidCells.unbounded, theme: theme, &cells)

@@ -52,12 +52,13 @@ struct RowOutput {
 
     /// Starts again with nothing written and nothing open, keeping the SGR sequences made.
     mutating func reset() {
-        out.removeAll(keepingCapacity: true)
-        row.removeAll(keepingCapacity: true)
+        // A table's cell writer, between cells: usually all empty already.
+        if !out.isEmpty { out.removeAll(keepingCapacity: true) }
+        if !row.isEmpty { row.removeAll(keepingCapacity: true) }
         rowPending = 0
         style = .plain
         link = nil
-        tentative.removeAll(keepingCapacity: true)
+        if !tentative.isEmpty { tentative.removeAll(keepingCapacity: true) }
     }
 
     /// Writes `bytes` in `style`, inside the hyperlink `link` (when the theme writes hyperlinks),
