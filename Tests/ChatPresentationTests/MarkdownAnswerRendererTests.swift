@@ -55,6 +55,19 @@ import Testing
         #expect(
             ControlSanitizer.sanitized("a\u{1B}[2Jb\u{07}c\r\nd\u{7F}\u{9B}") == Array("a^[[2Jb^Gc\nd^?\u{FFFD}".utf8))
         #expect(ControlSanitizer.sanitized("plain\ttext\n") == Array("plain\ttext\n".utf8))
+        // What a piece is appended as is what it is made into, whatever its bytes and wherever
+        // they fall in the eight bytes the check reads at once (the check that lets clean text
+        // through unchanged sees every control character).
+        for scalar in (0...0x2FF).compactMap(Unicode.Scalar.init) {
+            let padded = (0..<9).map {
+                String(repeating: "a", count: $0) + "\(scalar)" + String(repeating: "b", count: 16)
+            }
+            for text in ["\(scalar)", "ab\(scalar)cd", "中\(scalar)", "\u{A0}\(scalar)x"] + padded {
+                var appended: [UInt8] = []
+                ControlSanitizer.append(text, to: &appended)
+                #expect(appended == ControlSanitizer.sanitized(text), "U+\(String(scalar.value, radix: 16))")
+            }
+        }
     }
 
     @Test func cellWidths() {
@@ -66,6 +79,41 @@ import Testing
         #expect(CellWidth.of("❤️") == 2)
         #expect(CellWidth.of("👍🏽") == 2)
         #expect(CellWidth.of("한국어") == 6)
+    }
+
+    /// The CJK block answered without a search gives what the tables give, for every scalar in
+    /// it and around it.
+    @Test func cellWidthsOfTheWideBlockAgreeWithTheTables() {
+        let inTable = { (table: [(UInt32, UInt32)], scalar: UInt32) in
+            table.contains { $0.0 <= scalar && scalar <= $0.1 }
+        }
+        let block = CellWidth.wideBlock
+        var differing: [UInt32] = []
+        for scalar in (block.lowerBound - 0x100)...(block.upperBound + 0x100) {
+            let zero = inTable(CellWidthTable.zero, scalar)
+            let wide = inTable(CellWidthTable.wide, scalar)
+            if CellWidth.of(scalar) != (zero ? 0 : wide ? 2 : 1) || CellWidth.isZeroWidth(scalar) != zero
+                || CellWidth.isWide(scalar) != wide
+            {
+                differing.append(scalar)
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(5).map { String($0, radix: 16) })")
+    }
+
+    /// A character a line may break after (CJK) is counted as two cells without counting: so
+    /// every wide character is two cells, whatever came before it (none is zero-width too, none
+    /// is a skin-tone modifier or a regional indicator, whose cells depend on what precedes).
+    @Test func everyWideCharacterIsTwoCells() {
+        var differing: [UInt32] = []
+        for range in CellWidthTable.wide where range.0 < 0x1F000 || range.0 >= 0x20000 {
+            for scalar in range.0...range.1 {
+                var counter = WidthCounter()
+                _ = counter.add(0x61)
+                if CellWidth.of(scalar) != 2 || counter.add(scalar) != 2 { differing.append(scalar) }
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(5).map { String($0, radix: 16) })")
     }
 
     /// One line of each language the issue names, and the kind a known token of it gets.

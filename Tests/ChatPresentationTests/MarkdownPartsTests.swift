@@ -138,4 +138,47 @@ import Testing
         output.takeBackTentative(cells: 1, stepBack: false)
         #expect(String(decoding: output.take(), as: UTF8.self) == "\r\u{1B}[0m\u{1B}[Kab cd")
     }
+
+    /// The row's bytes are kept across outputs taken, rows ended and text written while
+    /// something is shown tentatively: the row written again is exactly what it holds.
+    @Test func theRowWrittenAgainIsWhatItHolds() {
+        var output = RowOutput(theme: MarkdownTheme(escapes: true, colour: true, hyperlinks: false))
+        output.put(bytes("x"), .plain, link: nil)
+        output.endRow()
+        output.put(bytes("ab "), .plain, link: nil)
+        _ = output.take()
+        output.put(bytes("cd"), TextStyle(attributes: TextStyle.bold), link: nil)
+        output.drain { _ in }
+        output.put(bytes("é"), .plain, link: nil, tentative: true)
+        output.put(bytes("e"), TextStyle(attributes: TextStyle.bold), link: nil)
+        _ = output.take()
+        output.takeBackTentative(cells: 1, stepBack: false)
+        #expect(String(decoding: output.take(), as: UTF8.self) == "\r\u{1B}[0m\u{1B}[Kab \u{1B}[1mcd\u{1B}[1me")
+    }
+
+    // MARK: ASCII fast paths
+
+    /// A link's destination and a fence's language read from ASCII bytes are what the string
+    /// reading gives (trimmed of every kind of whitespace, title and braces dropped).
+    @Test func asciiDestinationsAndLanguagesReadAsStringsDo() {
+        let destinations = [
+            "https://a.example/x", "  https://a.example/x\t ", "<https://a.example/a b> \"T\"",
+            "https://a.example/x \"Title\"", "\u{0B}\u{0C}x\u{0C}", "", "   ", "<>", "<a", "é x", "\u{A0}x\u{A0}",
+        ]
+        for destination in destinations {
+            let b = bytes("[l](" + destination + ")")
+            guard case .link(_, let read, _) = LinkSyntax.link(b, labelStart: 1, complete: true) else {
+                Issue.record("not a link: \(destination)")
+                continue
+            }
+            #expect(read == LinkSyntax.destination(destination), "\(destination)")
+        }
+        for info in ["python", "python {.x}", "rust,ignore", "c++", "", "pythön x", "a\u{301} b"] {
+            #expect(
+                LineStart.language(ofFenceInfo: info) == String(info.prefix { $0 != " " && $0 != "{" && $0 != "," }))
+            let line = LineStart.read(bytes("```  " + info + " \t\n"), final: false)
+            #expect(
+                line?.kind == .fence(marker: UInt8(ascii: "`"), count: 3, info: info.trimmingCharacters()), "\(info)")
+        }
+    }
 }

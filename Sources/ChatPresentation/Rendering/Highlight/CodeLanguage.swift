@@ -53,9 +53,9 @@ final class CodeLanguage: Sendable {
     let lineCommentAtWordStart: Bool
     let blockComment: (open: [UInt8], close: [UInt8])?
     let strings: [StringRule]
-    let keywords: Set<String>
-    let types: Set<String>
-    let literals: Set<String>
+    /// What each of its keywords, literals and types is (a word in two of the sets is a keyword
+    /// before a literal, a literal before a type): one lookup a word, not three.
+    let wordKinds: [String: CodeToken]
     /// Keywords match in any case (SQL).
     let caseInsensitive: Bool
     /// A word starting with a capital letter is a type (Swift, Java, Rust, Go…).
@@ -81,9 +81,11 @@ final class CodeLanguage: Sendable {
         lineCommentAtWordStart = spec.lineCommentAtWordStart
         blockComment = spec.blockComment
         strings = spec.strings
-        keywords = spec.keywords
-        types = spec.types
-        literals = spec.literals
+        var kinds: [String: CodeToken] = [:]
+        for (words, kind) in [(spec.types, CodeToken.type), (spec.literals, .literal), (spec.keywords, .keyword)] {
+            for word in words { kinds[word] = kind }
+        }
+        wordKinds = kinds
         caseInsensitive = spec.caseInsensitive
         capitalizedTypes = spec.capitalizedTypes
         variables = spec.variables

@@ -156,9 +156,7 @@ struct CodeLexer {
 
     private func classify(_ word: String, _ language: CodeLanguage) -> CodeToken {
         let key = language.caseInsensitive ? word.lowercased() : word
-        if language.keywords.contains(key) { return .keyword }
-        if language.literals.contains(key) { return .literal }
-        if language.types.contains(key) { return .type }
+        if let kind = language.wordKinds[key] { return kind }
         if language.capitalizedTypes, let first = word.utf8.first, (0x41...0x5A).contains(first) { return .type }
         return .plain
     }
@@ -311,6 +309,7 @@ struct CodeLexer {
     /// Whether `b` starts with `word`, or could once more arrives.
     private func match(_ b: ArraySlice<UInt8>, _ word: [UInt8]) -> Match {
         guard !word.isEmpty else { return .no }
+        if let first = b.first, first != word[0] { return .no }
         if b.count >= word.count { return b.prefix(word.count).elementsEqual(word) ? .yes : .no }
         return word.starts(with: b) ? .maybe : .no
     }

@@ -77,6 +77,22 @@ struct InlineRenderer {
         let s = b.startIndex
         var i = s
         var breakAfter = false
+        // The word's cells when they are known without counting: ASCII bytes, then perhaps one
+        // character a line may break after, which is two cells wide (it is wide, and no wide
+        // character is zero-width or changes with what comes before it).
+        var ascii = true
+        var known: Int?
+        // The word's ASCII run first, read through a buffer (most words are nothing else); the
+        // loop below goes on from where it stops, as it would have.
+        i += b.withUnsafeBufferPointer { buffer -> Int in
+            var k = 0
+            while k < buffer.count {
+                let byte = buffer[k]
+                if byte >= 0x80 || (k > 0 && Self.stops(byte)) { break }
+                k += 1
+            }
+            return k
+        }
         while i < b.endIndex {
             let byte = b[i]
             if byte < 0x80 {
@@ -85,11 +101,14 @@ struct InlineRenderer {
                 i += 1
                 continue
             }
+            let asciiBefore = ascii
+            ascii = false
             let (scalar, length) = UTF8Scalars.decode(b, at: i)
             if Self.breaksAfter(scalar) {
                 let after = i + length
                 guard after < b.endIndex else {
                     if complete {
+                        if asciiBefore { known = i - s + 2 }
                         i = after
                         break
                     }
@@ -99,6 +118,7 @@ struct InlineRenderer {
                 }
                 let (next, _) = UTF8Scalars.decode(b, at: after)
                 if !(CellWidth.isZeroWidth(next) || next == 0x200D || Self.closing(next)) {
+                    if asciiBefore { known = i - s + 2 }
                     i = after
                     breakAfter = true
                     break
@@ -108,7 +128,7 @@ struct InlineRenderer {
         }
         let whole = breakAfter || (i < b.endIndex ? b[i] == 0x20 || b[i] == 0x09 : complete)
         if whole && !writer.holdsText {
-            writer.word(b[s..<i], style(base), link: link)
+            writer.word(b[s..<i], style(base), link: link, width: ascii ? i - s : known)
         } else {
             writer.text(b[s..<i], style(base), link: link)
             if breakAfter { writer.endWord() }
@@ -262,13 +282,17 @@ struct InlineRenderer {
 
     /// Opening brackets and quotes of CJK text: no line break after them.
     private static func opening(_ scalar: UInt32) -> Bool {
-        [0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301D, 0xFF08, 0xFF3B, 0xFF5B]
+        // All are in two blocks: most CJK text (ideographs) is in neither.
+        guard (0x3008...0x301D).contains(scalar) || (0xFF08...0xFF5B).contains(scalar) else { return false }
+        return [0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016, 0x3018, 0x301D, 0xFF08, 0xFF3B, 0xFF5B]
             .contains(scalar)
     }
 
     /// Closing punctuation of CJK text: no line break before it.
     private static func closing(_ scalar: UInt32) -> Bool {
-        [
+        // All are in two blocks: most CJK text (ideographs) is in neither.
+        guard (0x3001...0x30FC).contains(scalar) || (0xFF01...0xFF5D).contains(scalar) else { return false }
+        return [
             0x3001, 0x3002, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019, 0x301E, 0x301F,
             0xFF01, 0xFF09, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F, 0xFF3D, 0xFF5D, 0x30FC, 0x3005,
         ].contains(scalar)

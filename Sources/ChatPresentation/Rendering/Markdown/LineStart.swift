@@ -25,7 +25,11 @@ struct LineStart: Equatable {
 
     /// The language a fence's info string names: its first word (`python` in `python {.x}`).
     static func language(ofFenceInfo info: String) -> String {
-        String(info.prefix { $0 != " " && $0 != "{" && $0 != "," })
+        if info.utf8.allSatisfy({ $0 < 0x80 }) {
+            // ASCII, where a character is a byte: the same, without walking grapheme clusters.
+            return String(decoding: info.utf8.prefix { $0 != 0x20 && $0 != 0x7B && $0 != 0x2C }, as: UTF8.self)
+        }
+        return String(info.prefix { $0 != " " && $0 != "{" && $0 != "," })
     }
 
     /// The start of the line at the start of `b` (bytes as they have arrived), or nil when
@@ -119,7 +123,9 @@ struct LineStart: Equatable {
         guard i + run < b.endIndex || final else { return .more }
         guard run >= 3 else { return .paragraph }
         guard let (content, next) = lineEnd(b, from: i + run, final: final) else { return .more }
-        let info = String(decoding: b[(i + run)..<content], as: UTF8.self).trimmingCharacters()
+        let info =
+            ASCIIText.trimmed(b[(i + run)..<content]).map { String(decoding: $0, as: UTF8.self) }
+            ?? String(decoding: b[(i + run)..<content], as: UTF8.self).trimmingCharacters()
         if c == UInt8(ascii: "`") && info.contains("`") { return .paragraph }
         return .kind(.fence(marker: c, count: run, info: info), through: next)
     }
@@ -181,10 +187,7 @@ struct LineStart: Equatable {
     /// nil when more must arrive to tell.
     private static func taskBox(_ b: ArraySlice<UInt8>, at index: Int, final: Bool) -> (Bool?, Int)? {
         let available = b[min(index, b.endIndex)...].prefix(4)
-        let forms: [(text: [UInt8], ticked: Bool)] = [
-            (Array("[ ] ".utf8), false), (Array("[x] ".utf8), true), (Array("[X] ".utf8), true),
-        ]
-        for form in forms {
+        for form in taskForms {
             if available.elementsEqual(form.text) { return (form.ticked, 4) }
             if available.count < 4 && form.text.starts(with: available) && !available.isEmpty {
                 if final { return (nil, 0) }
@@ -194,4 +197,8 @@ struct LineStart: Equatable {
         if available.isEmpty && !final { return nil }
         return (nil, 0)
     }
+
+    private static let taskForms: [(text: [UInt8], ticked: Bool)] = [
+        (Array("[ ] ".utf8), false), (Array("[x] ".utf8), true), (Array("[X] ".utf8), true),
+    ]
 }

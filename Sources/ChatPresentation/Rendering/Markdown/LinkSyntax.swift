@@ -91,7 +91,17 @@ enum LinkSyntax {
 
     /// A link destination without its title or angle brackets.
     private static func destination(_ bytes: ArraySlice<UInt8>) -> String {
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters()
+        guard let text = ASCIIText.trimmed(bytes) else { return destination(String(decoding: bytes, as: UTF8.self)) }
+        // What `destination(_: String)` does, without walking grapheme clusters.
+        if text.first == UInt8(ascii: "<"), let close = text.firstIndex(of: UInt8(ascii: ">")) {
+            return String(decoding: text[(text.startIndex + 1)..<close], as: UTF8.self)
+        }
+        return String(decoding: text.prefix { $0 != 0x20 }, as: UTF8.self)
+    }
+
+    /// A link destination without its title or angle brackets.
+    static func destination(_ text: String) -> String {
+        let text = text.trimmingCharacters()
         if text.hasPrefix("<"), let close = text.firstIndex(of: ">") {
             return String(text[text.index(after: text.startIndex)..<close])
         }

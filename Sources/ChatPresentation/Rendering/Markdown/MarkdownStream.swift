@@ -25,12 +25,15 @@ struct MarkdownStream {
     private var blankBefore = true
     private var fence: CodeFence?
     private var table: PendingTable?
+    /// Lays out the cells of every table (its SGR sequences made once).
+    private var tableCells: RowWriter
     private var newlineMemo: (from: Int, at: Int?) = (0, nil)
 
     /// Renders with `theme`; `width` gives the terminal's width, read once per row.
     init(theme: MarkdownTheme, width: @escaping @Sendable () -> Int) {
         self.theme = theme
         writer = RowWriter(theme: theme, width: width)
+        tableCells = RowWriter(theme: theme, width: { 80 })
         inline = InlineRenderer(theme: theme)
     }
 
@@ -302,6 +305,6 @@ struct MarkdownStream {
         guard let current = table else { return }
         table = nil
         writer.erasePreview()
-        current.render(theme: theme, into: &writer)
+        current.render(theme: theme, into: &writer, cells: &tableCells)
     }
 }

@@ -27,8 +27,9 @@ struct PendingTable {
         return true
     }
 
-    /// Writes the table, or its first line as text if it never was one.
-    func render(theme: MarkdownTheme, into writer: inout RowWriter) {
+    /// Writes the table, or its first line as text if it never was one; `cells` lays out its
+    /// cells.
+    func render(theme: MarkdownTheme, into writer: inout RowWriter, cells: inout RowWriter) {
         guard let alignments else {
             writer.startRow(prefix)
             writer.hanging = prefix
@@ -38,7 +39,7 @@ struct PendingTable {
             return
         }
         TableLayout(theme: theme, alignments: alignments, prefix: prefix)
-            .render(header: rows[0], rows: Array(rows.dropFirst()), into: &writer)
+            .render(rows: rows, into: &writer, cells: &cells)
     }
 
     /// The live row while the table arrives: `received`, the row being received, or else the

@@ -14,12 +14,14 @@ struct TableLayout {
         let cells = cells(bytes[...])
         guard !cells.isEmpty else { return nil }
         var alignments: [Alignment] = []
+        alignments.reserveCapacity(cells.count)
         for cell in cells {
-            let text = String(decoding: cell, as: UTF8.self)
-            let dashes = text.filter { $0 == "-" }.count
-            guard dashes >= 1, text.allSatisfy({ $0 == "-" || $0 == ":" }) else { return nil }
-            let left = text.hasPrefix(":")
-            let right = text.hasSuffix(":")
+            // At least one `-`, and nothing but `-` and `:`.
+            guard cell.contains(UInt8(ascii: "-")),
+                cell.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":") })
+            else { return nil }
+            let left = cell.first == UInt8(ascii: ":")
+            let right = cell.last == UInt8(ascii: ":")
             alignments.append(left && right ? .center : right ? .right : .left)
         }
         return alignments
@@ -33,6 +35,7 @@ struct TableLayout {
             row = row.dropLast()
         }
         var cells: [ArraySlice<UInt8>] = []
+        cells.reserveCapacity(8)
         var start = row.startIndex
         var index = row.startIndex
         var inCode = false
@@ -54,49 +57,58 @@ struct TableLayout {
     }
 
     private static func trimmed(_ cell: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-        var cell = cell
-        while let first = cell.first, first == 0x20 || first == 0x09 { cell = cell.dropFirst() }
-        while let last = cell.last, last == 0x20 || last == 0x09 { cell = cell.dropLast() }
-        return cell
+        var start = cell.startIndex
+        var end = cell.endIndex
+        while start < end && (cell[start] == 0x20 || cell[start] == 0x09) { start += 1 }
+        while end > start && (cell[end - 1] == 0x20 || cell[end - 1] == 0x09) { end -= 1 }
+        return cell[start..<end]
     }
 
-    /// Writes the table, a row of text at a time, with the terminal's width as it is now.
-    func render(header: [UInt8], rows: [[UInt8]], into writer: inout RowWriter) {
+    /// Writes the table (`rows[0]` is its header), a row of text at a time, with the terminal's
+    /// width as it is now. `cells` lays out each cell (kept from table to table, so the SGR
+    /// sequences it has made are made once).
+    func render(rows: [[UInt8]], into writer: inout RowWriter, cells: inout RowWriter) {
         let columns = alignments.count
-        let table = ([header] + rows).map { line -> [ArraySlice<UInt8>] in
-            var cells = Self.cells(line[...])
-            if cells.count < columns { cells += Array(repeating: [], count: columns - cells.count) }
-            return Array(cells.prefix(columns))
+        var table: [ArraySlice<UInt8>] = []
+        table.reserveCapacity(rows.count * columns)
+        for line in rows {
+            let row = Self.cells(line[...])
+            table += row.prefix(columns)
+            if row.count < columns { table += repeatElement([], count: columns - row.count) }
         }
-        var cells = RowWriter(theme: theme, width: { 80 })
         cells.recordsRows = true
         cells.live = false
         // Each cell laid out on one row first: its natural width, and its layout whenever its
         // column is at least that wide (only cells of narrowed columns are laid out again).
+        var laid = LaidCells()
+        laid.rows.reserveCapacity(table.count + 8)
+        laid.bytes.reserveCapacity(rows.reduce(0) { $0 + $1.count } * 2)
         var natural = Array(repeating: 1, count: columns)
-        let unwrapped = table.enumerated().map { index, row in
-            row.enumerated().map { column, cell in
-                let rows = lay(cell, header: index == 0, width: 1_000_000, &cells)
-                natural[column] = max(natural[column], rows[0].width)
-                return rows
-            }
+        let unwrapped = table.indices.map { index in
+            let rows = laid.lay(table[index], header: index < columns, width: LaidCells.unbounded, theme: theme, &cells)
+            natural[index % columns] = max(natural[index % columns], laid.rows[rows.lowerBound].width)
+            return rows
         }
         writer.startRow(prefix)
         let available = writer.limit - writer.col - 3 * (columns - 1)
         let widths = Self.fit(natural, into: available)
 
-        let separator = Array(" │ ".utf8)
-        for (index, row) in table.enumerated() {
-            let laid = row.enumerated().map { column, cell in
-                unwrapped[index][column][0].width <= widths[column]
-                    ? unwrapped[index][column] : lay(cell, header: index == 0, width: widths[column], &cells)
+        var row = Array(repeating: 0..<0, count: columns)
+        for first in stride(from: 0, to: table.count, by: columns) {
+            for column in 0..<columns {
+                let index = first + column
+                row[column] =
+                    laid.rows[unwrapped[index].lowerBound].width <= widths[column]
+                    ? unwrapped[index]
+                    : laid.lay(table[index], header: first == 0, width: widths[column], theme: theme, &cells)
             }
-            let height = laid.reduce(1) { max($0, $1.count) }
+            let height = row.reduce(1) { max($0, $1.count) }
             for line in 0..<height {
                 if !writer.inRow { writer.startRow(prefix) }
                 for column in 0..<columns {
-                    if column > 0 { writer.raw(separator[...], theme.tableBorder, width: 3) }
-                    let piece = line < laid[column].count ? laid[column][line] : (bytes: [], width: 0)
+                    if column > 0 { writer.raw(Self.separator[...], theme.tableBorder, width: 3) }
+                    let piece =
+                        line < row[column].count ? laid.rows[row[column].lowerBound + line] : (bytes: 0..<0, width: 0)
                     let gap = max(widths[column] - piece.width, 0)
                     let (before, after): (Int, Int)
                     switch alignments[column] {
@@ -105,20 +117,21 @@ struct TableLayout {
                     case .center: (before, after) = (gap / 2, gap - gap / 2)
                     }
                     let last = column == columns - 1
-                    if before > 0 { writer.raw(Array(repeating: 0x20, count: before)[...], .plain, width: before) }
-                    writer.styled(piece.bytes, width: piece.width)
+                    if before > 0 { writer.raw(Self.blanks(before), .plain, width: before) }
+                    writer.styled(laid.bytes[piece.bytes], width: piece.width)
                     if after > 0 && !last {
-                        writer.raw(Array(repeating: 0x20, count: after)[...], .plain, width: after)
+                        writer.raw(Self.blanks(after), .plain, width: after)
                     }
                 }
                 writer.endLine()
             }
-            if index == 0 {
+            if first == 0 {
                 writer.startRow(prefix)
                 var rule: [UInt8] = []
+                rule.reserveCapacity(3 * (widths.reduce(0, +) + 3 * (columns - 1)))
                 for (column, width) in widths.enumerated() {
                     if column > 0 { rule += Self.cross }
-                    for _ in 0..<width { rule += Self.bar }
+                    for _ in 0..<width { rule.append(contentsOf: Self.bar) }
                 }
                 writer.raw(rule[...], theme.tableBorder, width: widths.reduce(0, +) + 3 * (columns - 1))
                 writer.endLine()
@@ -128,6 +141,13 @@ struct TableLayout {
 
     private static let bar = Array("─".utf8)
     private static let cross = Array("─┼─".utf8)
+    private static let separator = Array(" │ ".utf8)
+    private static let spaceRun = [UInt8](repeating: 0x20, count: 64)
+
+    /// `count` spaces, without making an array each time.
+    private static func blanks(_ count: Int) -> ArraySlice<UInt8> {
+        count <= spaceRun.count ? spaceRun[0..<count] : Array(repeating: 0x20, count: count)[...]
+    }
 
     /// Column widths: each column's natural width if all fit; otherwise the narrow columns keep
     /// theirs and the rest share what is left equally.
@@ -144,22 +164,42 @@ struct TableLayout {
         return widths
     }
 
-    /// A cell's text rendered into rows at most `width` cells wide, by `writer`.
-    private func lay(_ cell: ArraySlice<UInt8>, header: Bool, width: Int, _ writer: inout RowWriter) -> [(
-        bytes: [UInt8], width: Int
-    )] {
-        writer.reset(width: { width + 1 })
+}
+
+/// The rows of a table's cells as laid out, the bytes of all of them in one buffer.
+private struct LaidCells {
+    /// The width a cell is laid out in to find its natural width.
+    static let unbounded = 1_000_000
+
+    var bytes: [UInt8] = []
+    var rows: [(bytes: Range<Int>, width: Int)] = []
+
+    /// Lays out a cell's text into rows at most `width` cells wide, by `writer`; returns where
+    /// its rows are in `rows` (one at least).
+    mutating func lay(
+        _ cell: ArraySlice<UInt8>, header: Bool, width: Int, theme: MarkdownTheme, _ writer: inout RowWriter
+    ) -> Range<Int> {
+        // The natural layout's width is a constant: a closure that captures nothing is not
+        // allocated for each cell.
+        let bound: @Sendable () -> Int
+        if width == Self.unbounded { bound = { Self.unbounded + 1 } } else { bound = { width + 1 } }
+        writer.reset(width: bound)
         writer.startRow(.none)
         var inline = InlineRenderer(theme: theme)
         inline.render(cell, base: header ? theme.tableHeader : .plain, link: nil, into: &writer)
         writer.endLine()
-        let output = writer.takeOutput()
-        var rows: [(bytes: [UInt8], width: Int)] = []
-        var start = 0
-        for (index, byte) in output.enumerated() where byte == 0x0A {
-            rows.append((Array(output[start..<index]), writer.rowWidths[rows.count]))
-            start = index + 1
+        let first = rows.count
+        let widths = writer.rowWidths
+        writer.drainOutput { output in
+            var start = 0
+            for index in output.indices where output[index] == 0x0A {
+                let from = bytes.count
+                bytes.append(contentsOf: output[start..<index])
+                rows.append((from..<bytes.count, widths[rows.count - first]))
+                start = index + 1
+            }
         }
-        return rows.isEmpty ? [([], 0)] : rows
+        if rows.count == first { rows.append((bytes.count..<bytes.count, 0)) }
+        return first..<rows.count
     }
 }

@@ -80,7 +80,9 @@ struct MarkdownTheme: Sendable {
     }
 
     /// The reset sequence, or nothing.
-    var reset: [UInt8] { escapes ? Array("\u{1B}[0m".utf8) : [] }
+    var reset: [UInt8] { escapes ? Self.resetBytes : [] }
+
+    private static let resetBytes = Array("\u{1B}[0m".utf8)
 
     /// Opens an OSC 8 hyperlink to `url` (already checked by `Hyperlink.safeURL`).
     func openLink(_ url: String) -> [UInt8] {
@@ -88,5 +90,7 @@ struct MarkdownTheme: Sendable {
     }
 
     /// Closes an OSC 8 hyperlink.
-    var closeLink: [UInt8] { Array("\u{1B}]8;;\u{1B}\\".utf8) }
+    var closeLink: [UInt8] { Self.closeLinkBytes }
+
+    private static let closeLinkBytes = Array("\u{1B}]8;;\u{1B}\\".utf8)
 }

@@ -7,6 +7,7 @@ enum CellWidth {
     /// The cells one scalar takes on its own.
     static func of(_ scalar: UInt32) -> Int {
         if scalar < 0x300 { return 1 }
+        if wideBlock.contains(scalar) { return 2 }
         if contains(CellWidthTable.zero, scalar) { return 0 }
         if contains(CellWidthTable.wide, scalar) { return 2 }
         return 1
@@ -14,13 +15,18 @@ enum CellWidth {
 
     /// Whether a scalar takes no cell of its own (it joins the one before it).
     static func isZeroWidth(_ scalar: UInt32) -> Bool {
-        scalar >= 0x300 && contains(CellWidthTable.zero, scalar)
+        scalar >= 0x300 && !wideBlock.contains(scalar) && contains(CellWidthTable.zero, scalar)
     }
 
     /// Whether a scalar is drawn two cells wide.
     static func isWide(_ scalar: UInt32) -> Bool {
-        scalar >= 0x1100 && contains(CellWidthTable.wide, scalar)
+        scalar >= 0x1100 && (wideBlock.contains(scalar) || contains(CellWidthTable.wide, scalar))
     }
+
+    /// CJK ideographs, Yi and the symbols between: one range of `CellWidthTable.wide` that holds
+    /// no zero-width scalar, where most CJK text falls, answered without a search (a test checks
+    /// it against the tables).
+    static var wideBlock: ClosedRange<UInt32> { 0x3250...0xA48C }
 
     /// The cells of UTF-8 text made of whole scalars (see `WidthCounter`).
     static func of(_ bytes: ArraySlice<UInt8>) -> Int {
@@ -40,7 +46,11 @@ enum CellWidth {
 
     /// The cells of a string.
     static func of(_ text: String) -> Int {
-        of(Array(text.utf8)[...])
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+        var counter = WidthCounter()
+        var cells = 0
+        for scalar in text.unicodeScalars { cells += counter.add(scalar.value) }
+        return cells
     }
 
     /// Where to cut `bytes` so the first part is at most `cells` wide and no grapheme cluster is

@@ -42,6 +42,11 @@ struct HeldWord {
 
     /// Forgets it: the word has been placed.
     mutating func removeAll() {
+        // Most words are placed without being held: nothing to remove then.
+        guard !bytes.isEmpty || !runs.isEmpty else {
+            width = 0
+            return
+        }
         bytes.removeAll(keepingCapacity: true)
         runs.removeAll(keepingCapacity: true)
         width = 0

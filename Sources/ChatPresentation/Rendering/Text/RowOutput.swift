@@ -5,8 +5,11 @@ struct RowOutput {
     let theme: MarkdownTheme
     /// What to write, not yet taken.
     private var out: [UInt8] = []
-    /// What the current row holds so far (from its first byte), to redraw it.
+    /// What the current row holds so far (from its first byte), to redraw it: these bytes, then
+    /// `out` from `rowPending` on (the row's bytes written since, copied here only when
+    /// something else is written after them or `out` is taken, not byte run by byte run).
     private var row: [UInt8] = []
+    private var rowPending = 0
     /// The style and hyperlink the terminal has open.
     private var style = TextStyle.plain
     private var link: String?
@@ -30,24 +33,32 @@ struct RowOutput {
 
     /// Returns what was written since the last call, and forgets it.
     mutating func take() -> [UInt8] {
-        defer { out.removeAll(keepingCapacity: true) }
+        keepRow()
+        defer {
+            out.removeAll(keepingCapacity: true)
+            rowPending = 0
+        }
         return out
     }
 
     /// Hands what was written since the last call to `body`, and forgets it (no copy).
     mutating func drain(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         guard !out.isEmpty else { return }
+        keepRow()
         out.withUnsafeBufferPointer(body)
         out.removeAll(keepingCapacity: true)
+        rowPending = 0
     }
 
     /// Starts again with nothing written and nothing open, keeping the SGR sequences made.
     mutating func reset() {
-        out.removeAll(keepingCapacity: true)
-        row.removeAll(keepingCapacity: true)
+        // A table's cell writer, between cells: usually all empty already.
+        if !out.isEmpty { out.removeAll(keepingCapacity: true) }
+        if !row.isEmpty { row.removeAll(keepingCapacity: true) }
+        rowPending = 0
         style = .plain
         link = nil
-        tentative.removeAll(keepingCapacity: true)
+        if !tentative.isEmpty { tentative.removeAll(keepingCapacity: true) }
     }
 
     /// Writes `bytes` in `style`, inside the hyperlink `link` (when the theme writes hyperlinks),
@@ -69,9 +80,20 @@ struct RowOutput {
         write(bytes, tentative: tentative)
     }
 
+    /// Writes `count` spaces in `style`, inside the hyperlink `link`, as `put` would write them
+    /// (a few spaces, as between words, a byte at a time: cheaper than copying a slice).
+    mutating func putSpaces(_ count: Int, _ style: TextStyle, link: String?) {
+        guard count <= 4, tentative.isEmpty else {
+            put(Array(repeating: 0x20, count: count)[...], style, link: link)
+            return
+        }
+        put([], style, link: link)
+        for _ in 0..<count { out.append(0x20) }
+    }
+
     /// Writes bytes that carry their own styles and end with a reset (a laid-out table cell),
     /// after closing what is open.
-    mutating func putStyled(_ bytes: [UInt8]) {
+    mutating func putStyled(_ bytes: ArraySlice<UInt8>) {
         if link != nil {
             write(theme.closeLink)
             link = nil
@@ -95,11 +117,14 @@ struct RowOutput {
             style = .plain
         }
         out.append(0x0A)
-        row.removeAll(keepingCapacity: true)
+        // Usually empty: the row's bytes are still only in `out`.
+        if !row.isEmpty { row.removeAll(keepingCapacity: true) }
+        rowPending = out.count
     }
 
     /// The tentative text is where it belongs: it becomes part of the row.
     mutating func commitTentative() {
+        keepRow()
         row += tentative
         tentative.removeAll(keepingCapacity: true)
     }
@@ -107,6 +132,8 @@ struct RowOutput {
     /// Takes the tentative text off the row: with `stepBack`, by stepping the cursor back over
     /// its `cells` and erasing to the row's end; otherwise by writing the row again from its start.
     mutating func takeBackTentative(cells: Int, stepBack: Bool) {
+        keepRow()
+        defer { rowPending = out.count }
         if stepBack {
             out += Array("\u{1B}[\(cells)D\u{1B}[K".utf8)
             out += committedStyle == .plain ? theme.reset : sgr.full(committedStyle)
@@ -123,12 +150,25 @@ struct RowOutput {
     private static let rowStart = Array("\r\u{1B}[0m\u{1B}[K".utf8)
 
     private mutating func write(_ bytes: ArraySlice<UInt8>, tentative: Bool = false) {
-        out.append(contentsOf: bytes)
         if tentative {
+            keepRow()
+            out.append(contentsOf: bytes)
+            rowPending = out.count
             self.tentative.append(contentsOf: bytes)
-        } else {
+        } else if !self.tentative.isEmpty {
+            // After tentative text (not where a row's bytes usually go): kept at once.
+            out.append(contentsOf: bytes)
             row.append(contentsOf: bytes)
+            rowPending = out.count
+        } else {
+            out.append(contentsOf: bytes)
         }
+    }
+
+    /// Copies the row's bytes written to `out` since `rowPending` into `row`.
+    private mutating func keepRow() {
+        if rowPending < out.count { row.append(contentsOf: out[rowPending...]) }
+        rowPending = out.count
     }
 
     private mutating func write(_ bytes: [UInt8], tentative: Bool = false) {

@@ -12,7 +12,8 @@ struct RowPrefix: Sendable {
 
     /// This prefix followed by `text` in `style`.
     func appending(_ text: String, _ style: TextStyle = .plain) -> RowPrefix {
-        appending(Array(text.utf8), width: CellWidth.of(text), style)
+        let bytes = Array(text.utf8)
+        return appending(bytes, width: CellWidth.of(bytes[...]), style)
     }
 
     /// This prefix followed by `bytes`, `width` cells wide, in `style`.

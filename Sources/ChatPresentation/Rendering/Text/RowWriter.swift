@@ -132,15 +132,16 @@ struct RowWriter {
     }
 
     /// A whole word (no spaces or newlines) with nothing held before it: placed at once, as
-    /// `text` and `endWord` would place it, without holding it first.
-    mutating func word(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, link: String? = nil) {
+    /// `text` and `endWord` would place it, without holding it first. `width`: its cells, when
+    /// the caller knows them (ASCII: its bytes).
+    mutating func word(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, link: String? = nil, width known: Int? = nil) {
         guard word.isEmpty, !bytes.isEmpty else {
             text(bytes, style, link: link)
             endWord()
             return
         }
         if !inRow { startRow(hanging) }
-        let width = CellWidth.of(bytes)
+        let width = known ?? CellWidth.of(bytes)
         let room = rowHasContent ? limit - hanging.width : limit - col
         guard width <= max(room, 1) else {
             text(bytes, style, link: link)
@@ -175,7 +176,7 @@ struct RowWriter {
             tentativeCells = 0
         } else {
             eraseTentative()
-            if spaces > 0 { output.put(Self.blanks(spaces), spaceStyle, link: spaceLink) }
+            if spaces > 0 { output.putSpaces(spaces, spaceStyle, link: spaceLink) }
             word.write(from: 0, upTo: word.count, to: &output)
         }
         col += spaces + word.width
@@ -209,13 +210,13 @@ struct RowWriter {
     /// Writes the spaces waiting before the next text, in their own style.
     private mutating func putPendingSpaces() {
         guard spaces > 0 else { return }
-        output.put(Self.blanks(spaces), spaceStyle, link: spaceLink)
+        output.putSpaces(spaces, spaceStyle, link: spaceLink)
         col += spaces
         spaces = 0
     }
 
     /// Writes bytes that carry their own styles and end with a reset (a laid-out table cell).
-    mutating func styled(_ bytes: [UInt8], width: Int) {
+    mutating func styled(_ bytes: ArraySlice<UInt8>, width: Int) {
         endWord()
         if !inRow { startRow(hanging) }
         eraseTentative()
