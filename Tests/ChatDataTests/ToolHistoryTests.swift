@@ -118,6 +118,31 @@ struct ToolHistoryTests {
         #expect(try await store.mostRecentlyUsed(answeredOnly: true).get()?.messages == conversation.messages)
     }
 
+    @Test func anAnswerThatCalledToolsKeepsItsThinkingBlocksAndOneWithoutCallsDoesNot() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try await open()
+        let thinking: [ChatEvent] = [
+            .reasoning("Check the clock."), .thinking(.signed(text: "Check the clock.", signature: "sig==")),
+            .thinking(.redacted(data: "opaque")),
+        ]
+        let repository = StubGPTRepository([
+            .answer(thinking + [.text("Let me look."), .toolCalls([call("a")]), .finished(reason: "tool_calls")]),
+            .answer(thinking + [.text("It is noon."), .finished(reason: "stop")]),
+        ])
+        var conversation = Conversation(settings: settings)
+        _ = await useCase(store, repository).send("What time is it?", in: &conversation) { _ in }
+        let id = try #require(conversation.id)
+        let loaded = try await store.load(id).get()
+        #expect(
+            loaded.messages[1].thinkingBlocks == [
+                .signed(text: "Check the clock.", signature: "sig=="), .redacted(data: "opaque"),
+            ])
+        #expect(loaded.messages[1].parts == conversation.messages[1].parts)
+        // The last answer called no tool: its text says it all, and no thinking is kept for it.
+        #expect(loaded.messages[3].thinkingBlocks.isEmpty)
+        #expect(loaded.messages[3].content == "It is noon.")
+    }
+
     @Test func theToolsCalledAreSearchableAndTheirResultsAreNot() async throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try await open()

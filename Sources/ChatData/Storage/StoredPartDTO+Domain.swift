@@ -13,6 +13,10 @@ extension StoredPartDTO {
             self.init(
                 type: "tool_result", id: result.callID, content: result.content.map(StoredPartDTO.init),
                 is_error: result.isError ? true : nil)
+        case .thinking(.signed(let text, let signature)):
+            self.init(type: "thinking", text: text, signature: signature)
+        case .thinking(.redacted(let data)):
+            self.init(type: "redacted_thinking", data: data)
         }
     }
 
@@ -31,17 +35,23 @@ extension StoredPartDTO {
             guard let id else { return nil }
             let parts = (content ?? []).compactMap { $0.toDomain(home: home) }
             return .toolResult(ToolResult(callID: id, content: parts, isError: is_error ?? false))
+        case "thinking":
+            guard let text, let signature else { return nil }
+            return .thinking(.signed(text: text, signature: signature))
+        case "redacted_thinking":
+            return data.map { .thinking(.redacted(data: $0)) }
         default:
             return nil
         }
     }
 
     /// Whether `message` holds a part that its text and images do not say: a tool call, a
-    /// tool result. Such a message is kept with all its parts.
+    /// tool result. Such a message is kept with all its parts, thinking blocks included (the
+    /// turn that led to calls is sent back with them); thinking alone is not kept.
     static func needsParts(_ message: ChatMessage) -> Bool {
         for part in message.parts {
             switch part {
-            case .text, .image: continue
+            case .text, .image, .thinking: continue
             case .toolCall, .toolResult: return true
             }
         }

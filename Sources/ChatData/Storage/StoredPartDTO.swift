@@ -2,8 +2,8 @@ import ChatDomain
 
 /// One part of a message as the history's `parts` column and `/save` files keep it, by its
 /// `type`: `text` (`text`), `image` (`image`: what identifies it, never its bytes), `tool_call`
-/// (`id`, `name`, `arguments`) and `tool_result` (`id` of the call, `content`: parts, `is_error`
-/// when it failed). A new kind of part is a new `type` and, if it needs one, a new field here:
+/// (`id`, `name`, `arguments`), `tool_result` (`id` of the call, `content`: parts, `is_error`
+/// when it failed), `thinking` (`text`, `signature`) and `redacted_thinking` (`data`). A new kind of part is a new `type` and, if it needs one, a new field here:
 /// no schema change. A type this release does not know (a newer one wrote it) is left out.
 struct StoredPartDTO: JSONFields, Equatable {
     var type = ""
@@ -14,6 +14,8 @@ struct StoredPartDTO: JSONFields, Equatable {
     var arguments: JSONValue?
     var content: [StoredPartDTO]?
     var is_error: Bool?
+    var signature: String?
+    var data: String?
 
     static let fields: [JSONField<Self>] = [
         JSONField("type", { $0.type }, { $0.type = $1 }),
@@ -24,5 +26,7 @@ struct StoredPartDTO: JSONFields, Equatable {
         JSONField("arguments", optional: { $0.arguments }, { $0.arguments = $1 }),
         JSONField("content", optional: { $0.content }, { $0.content = $1 }),
         JSONField("is_error", optional: { $0.is_error }, { $0.is_error = $1 }),
+        JSONField("signature", optional: { $0.signature }, { $0.signature = $1 }),
+        JSONField("data", optional: { $0.data }, { $0.data = $1 }),
     ].sortedByName()
 }

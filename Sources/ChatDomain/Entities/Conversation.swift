@@ -129,7 +129,9 @@ public struct Conversation: Sendable, Equatable {
                 }
             case .toolResult(let result):
                 count += result.text.utf8.count
-            case .text, .image:
+            case .thinking(.signed(let text, _)):
+                count += text.utf8.count
+            case .text, .image, .thinking(.redacted):
                 break
             }
         }
