@@ -7,30 +7,45 @@ import Testing
 
 @testable import ChatData
 
-/// The PyPI server `mcp-server-time`, which no one here wrote, in a virtual environment of the
-/// tests' own: `CHAT_TEST_MCP_VENV` if set, else `.build/mcp-test-venv` in the package, made
-/// (`python3 -m venv`, `pip install mcp-server-time`) the first time it is missing.
+/// The PyPI server `mcp-server-time`, which no one here wrote, and the PyPI `mcp` SDK (with
+/// uvicorn, for the Streamable HTTP servers `MCPHTTPTests` writes with it), in a virtual
+/// environment of the tests' own: `CHAT_TEST_MCP_VENV` if set, else `.build/mcp-test-venv` in
+/// the package, made (`python3 -m venv`, `pip install mcp-server-time mcp`) the first time it is
+/// missing either (`scripts/deps --tests` installs python3-venv).
 enum MCPTimeServer {
-    static let command: Result<String, MCPFailure> = {
+    /// The virtual environment's directory.
+    static let venv: Result<String, MCPFailure> = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         let venv =
             ProcessInfo.processInfo.environment["CHAT_TEST_MCP_VENV"]
             ?? root.appendingPathComponent(".build/mcp-test-venv").path
-        let program = venv + "/bin/mcp-server-time"
-        if FileManager.default.isExecutableFile(atPath: program) { return .success(program) }
-        for step in [["python3", "-m", "venv", venv], [venv + "/bin/pip", "install", "-q", "mcp-server-time"]] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = step
-            do { try process.run() } catch { return .failure(MCPFailure("could not run \(step[0]): \(error)")) }
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                return .failure(MCPFailure("\(step.joined(separator: " ")) failed (\(process.terminationStatus))"))
+        let ready = [venv + "/bin/python3", "-c", "import mcp.server, uvicorn, mcp_server_time"]
+        if FileManager.default.isExecutableFile(atPath: venv + "/bin/mcp-server-time"), run(ready, quiet: true) == 0 {
+            return .success(venv)
+        }
+        for step in [["python3", "-m", "venv", venv], [venv + "/bin/pip", "install", "-q", "mcp-server-time", "mcp"]] {
+            guard let status = run(step) else { return .failure(MCPFailure("could not run \(step[0])")) }
+            guard status == 0 else {
+                return .failure(MCPFailure("\(step.joined(separator: " ")) failed (\(status))"))
             }
         }
-        return .success(program)
+        return .success(venv)
     }()
+
+    static var command: Result<String, MCPFailure> { venv.map { $0 + "/bin/mcp-server-time" } }
+
+    /// The exit status of `arguments` run through `env` (its stderr dropped when `quiet`); nil
+    /// if it could not start.
+    private static func run(_ arguments: [String], quiet: Bool = false) -> Int32? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        if quiet { process.standardError = FileHandle.nullDevice }
+        do { try process.run() } catch { return nil }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
 
     static func entry(timeout: Double = 30) throws -> MCPServerEntry {
         MCPServerEntry(
