@@ -282,6 +282,22 @@ final class PythonMCPServer: Sendable {
         #expect(server.requests[2].header("mcp-protocol-version") == "2025-06-18")
     }
 
+    @Test("a server that does not answer the session's DELETE: closed within 3 s all the same")
+    func slowDelete() async throws {
+        let server = try LoopbackServer { request, _ in
+            request.method == "DELETE" ? [.stall(20)] : Self.answer(request, session: "s1")
+        }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let source = MCPToolSource(
+            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test"
+        ) { _ in "/dev/null" }
+        #expect(await source.tools().map(\.name) == ["s__t"])
+        let clock = ContinuousClock.now
+        await source.close()
+        #expect(ContinuousClock.now - clock < .seconds(3.5))
+        #expect(server.requests.last?.method == "DELETE")
+    }
+
     @Test("a cancelled call ends at once and the server is told (notifications/cancelled)")
     func cancelledCall() async throws {
         let server = try LoopbackServer { request, _ in

@@ -12,8 +12,8 @@ protocol MCPConnection: Sendable {
     /// Sends a notification; what goes wrong with it is dropped.
     func notify(_ method: String, params: JSONValue) async
 
-    /// Ends the session (and the server, when chat started it); every request still waiting
-    /// fails. Within 3 s.
+    /// Ends the session (and the server, when chat started it), within 3 s; a request made
+    /// afterwards fails (over stdio, so does every request still waiting).
     func close() async
 }
 

@@ -109,8 +109,15 @@ final class MCPHTTPConnection: MCPConnection {
             request.headers.append(("Mcp-Session-Id", session))
         }
         diagnostics.sent(shown(request))
-        // The server may refuse (405), or be gone: the session then ends on its own.
-        do { for try await _ in http.send(request) {} } catch {}
+        // The server may refuse (405), be gone or not answer: the session then ends on its own.
+        // Either way chat goes on within 3 s.
+        let (http, delete) = (http, request)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { do { for try await _ in http.send(delete) {} } catch {} }
+            group.addTask { try? await Task.sleep(for: .seconds(3)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
 
     /// Sends the request `message` (number `id`) and returns its answer; a session that
