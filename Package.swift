@@ -77,7 +77,8 @@ let releaseLinkerFlags =
 
 // The dependency rule of the clean architecture lives here: a wrong import fails to compile.
 //   ChatDomain        depends on nothing of ours
-//   ChatData          depends on ChatDomain, CCurl and CSQLite (imported `internal`, so no C type leaks)
+//   ChatData          depends on ChatDomain, CCurl, CSQLite and CProcess (imported `internal`, so no C
+//                     type leaks)
 //   ChatPresentation  depends on ChatDomain only
 //   chat              the composition root, the one place that sees everything
 let package = Package(
@@ -104,10 +105,12 @@ let package = Package(
                 + releaseLinking(
                     "edit", statically: staticEdit, archives: ["libedit.a", "libtinfo.a", "libbsd.a", "libmd.a"])
         ),
+        // pipe2(O_CLOEXEC) for the MCP servers' pipes (Swift's Glibc module does not import it).
+        .target(name: "CProcess"),
         .target(name: "ChatDomain"),
         .target(
             name: "ChatData",
-            dependencies: ["ChatDomain", "CCurl", "CSQLite"],
+            dependencies: ["ChatDomain", "CCurl", "CSQLite", "CProcess"],
             linkerSettings: [.linkedLibrary("sqlite3", .when(configuration: .debug))]
                 + releaseLinking("sqlite3", statically: staticSQLite, archives: ["libsqlite3.a"])
         ),

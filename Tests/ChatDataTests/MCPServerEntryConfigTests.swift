@@ -35,15 +35,40 @@ struct MCPServerEntryConfigTests {
             {"a": {"args": []}, "b": {"command": "x", "args": [1]}, "c": {"command": "x", "env": {"K": "${MISSING}"}},
              "d": {"url": "https://example.invalid/mcp"}, "e": {"command": "x", "timeout": -1}, "f": {"command": "ok"}}
             """#)
-        #expect(read.entries.map(\.name) == ["f"])
+        #expect(read.entries.map(\.name) == ["d", "f"])
         #expect(
             read.problems.map(\.message) == [
                 #"MCP server "a": its entry has no command"#, #"MCP server "b": args must be a list of strings"#,
                 #"MCP server "c": ${MISSING} is used but not set in the environment"#,
-                #"MCP server "d": Streamable HTTP servers (url) are not supported yet"#,
                 #"MCP server "e": timeout must be a number of seconds above 0"#,
             ])
         #expect(try entries("[]").problems.count == 1)
+    }
+
+    @Test("Streamable HTTP: url and headers, with ${VAR}; a problem line never holds a value")
+    func httpEntries() throws {
+        let read = try entries(
+            #"""
+            {"web": {"url": "https://${HOST}/mcp", "headers": {"Authorization": "Bearer ${TOKEN}"}, "timeout": 9},
+             "a": {"url": 5}, "b": {"url": "ftp://x/y"}, "c": {"url": "https://x", "headers": {"K": "${UNSET}"}},
+             "d": {"url": "https://x", "headers": ["Bearer s3cret"]}, "e": {"url": "https://x", "command": "y"},
+             "f": {"url": "https://x", "headers": {"X": "${NL}"}}}
+            """#, ["HOST": "example.com", "TOKEN": "s3cret", "NL": "a\r\nInjected: s3cret"])
+        #expect(
+            read.entries == [
+                MCPServerEntry(
+                    name: "web", url: "https://example.com/mcp", headers: ["Authorization": "Bearer s3cret"],
+                    callTimeout: 9)
+            ])
+        #expect(
+            read.problems.map(\.message) == [
+                #"MCP server "a": url must be a string"#, #"MCP server "b": url must start with http:// or https://"#,
+                #"MCP server "c": ${UNSET} is used but not set in the environment"#,
+                #"MCP server "d": headers must be an object of strings"#,
+                #"MCP server "e": its entry has both a command and a url"#,
+                #"MCP server "f": a header name or value holds a line break"#,
+            ])
+        #expect(!read.problems.contains { $0.message.contains("s3cret") })
     }
 
     @Test("${ without a closing brace is left as it is")

@@ -11,6 +11,8 @@ import Testing
 /// (`MCPTestVenv`).
 enum MCPTimeServer {
     static let command: Result<String, MCPFailure> = MCPTestVenv.timeServer.mapError { MCPFailure($0.description) }
+    /// The virtual environment's directory.
+    static let venv: Result<String, MCPFailure> = MCPTestVenv.directory.mapError { MCPFailure($0.description) }
 
     static func entry(timeout: Double = 30) throws -> MCPServerEntry {
         MCPServerEntry(
@@ -231,6 +233,30 @@ private struct Allow: ToolConsent {
         let escaped = await source.call(ToolCall(id: "3", name: "fake__esc", arguments: .object([:])))
         #expect(escaped.content.first == .text("\u{1B}[2J\u{1B}]52;c;AAAA\u{07}done"))
         await source.close()
+    }
+
+    @Test("a server's pipe ends are close-on-exec: a child started afterwards holds none of them")
+    func pipesNotInherited() async throws {
+        let connection = try MCPStdioConnection(MCPServerEntry(name: "cat", command: "/bin/cat"), logPath: "/dev/null")
+        let pipes = ["0", "1"].compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(connection.pid)/fd/\($0)")
+        }
+        #expect(pipes.count == 2 && pipes.allSatisfy { $0.hasPrefix("pipe:") }, "\(pipes)")
+        // Another child, started as chat starts any, lists what its descriptors are.
+        let listing = logPath()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, listing, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let child = try ProcessSpawn.spawn(
+            ["/bin/sh", "-c", "for f in /proc/$$/fd/*; do readlink $f; done"], actions: &actions
+        ).get()
+        _ = ProcessSpawn.wait(child)
+        let held = try String(contentsOfFile: listing, encoding: .utf8)
+        #expect(held.contains(listing), "\(held)")
+        for pipe in pipes { #expect(!held.contains(pipe), "\(held)") }
+        await connection.close()
+        try? FileManager.default.removeItem(atPath: listing)
     }
 
     @Test("offered names: server__tool within the providers' rules")

@@ -1,19 +1,20 @@
 import ChatDomain
 
-/// An MCP session with one server over a connection: `initialize` (the protocol version agreed),
-/// `notifications/initialized`, `tools/list` page by page, `tools/call`.
+/// An MCP session with one server over a connection of either kind (`MCPConnection`):
+/// `initialize` (the protocol version agreed), `notifications/initialized`, `tools/list` page by
+/// page, `tools/call`.
 struct MCPClient: Sendable {
     /// The protocol versions chat speaks, newest first; it offers the first.
     static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
 
-    let connection: MCPStdioConnection
+    let connection: any MCPConnection
     let entry: MCPServerEntry
     /// The version the server chose.
     private(set) var protocolVersion = ""
 
     /// Opens the session: the server answers `initialize` with the version it speaks, which
     /// must be one of chat's.
-    static func start(_ connection: MCPStdioConnection, entry: MCPServerEntry, clientVersion: String) async
+    static func start(_ connection: any MCPConnection, entry: MCPServerEntry, clientVersion: String) async
         -> Result<MCPClient, MCPFailure>
     {
         let params = JSONValue.object([
@@ -32,7 +33,7 @@ struct MCPClient: Sendable {
                 return .failure(
                     MCPFailure("it speaks MCP \(ServerText.line(version, limit: 40)), which chat does not"))
             }
-            connection.notify("notifications/initialized")
+            await connection.notify("notifications/initialized")
             var client = MCPClient(connection: connection, entry: entry)
             client.protocolVersion = version
             return .success(client)

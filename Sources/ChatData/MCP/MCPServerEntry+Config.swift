@@ -1,12 +1,13 @@
 import ChatDomain
 
 extension MCPServerEntry {
-    /// The stdio servers of a config's `mcp_servers` value, in name order, in the shape Claude
+    /// The servers of a config's `mcp_servers` value, in name order, in the shape Claude
     /// Desktop, Cursor and oterm configs use: `{"name": {"command": …, "args": […], "env": {…},
-    /// "timeout": seconds}}`. `${VAR}` in the command, an argument or an env value is the
-    /// variable's value from `environment`. A server that cannot be used (no command, a
-    /// variable not set, a value of the wrong type, a `url`: Streamable HTTP is not there yet)
-    /// is left out with a problem line naming it; a value never appears in one.
+    /// "timeout": seconds}}` for a child process, `{"name": {"url": …, "headers": {…},
+    /// "timeout": seconds}}` for Streamable HTTP. `${VAR}` in the command, an argument, an env
+    /// value, the url or a header value is the variable's value from `environment`. A server
+    /// that cannot be used (neither command nor url, a variable not set, a value of the wrong
+    /// type) is left out with a problem line naming it; a value never appears in one.
     static func entries(in value: JSONValue, environment: [String: String])
         -> (entries: [MCPServerEntry], problems: [MCPFailure])
     {
@@ -27,11 +28,14 @@ extension MCPServerEntry {
     private static func entry(_ name: String, _ value: JSONValue, environment: [String: String])
         -> Result<MCPServerEntry, MCPFailure>
     {
+        func prefixed(_ failure: MCPFailure) -> MCPFailure {
+            MCPFailure("MCP server \"\(ServerText.line(name, limit: 60))\": \(failure.message)")
+        }
         func problem(_ text: String) -> Result<MCPServerEntry, MCPFailure> {
-            .failure(MCPFailure("MCP server \"\(ServerText.line(name, limit: 60))\": \(text)"))
+            .failure(prefixed(MCPFailure(text)))
         }
         guard value.isObject else { return problem("its entry must be an object") }
-        if value["url"] != nil { return problem("Streamable HTTP servers (url) are not supported yet") }
+        if value["url"] != nil { return httpEntry(name, value, environment: environment).mapError(prefixed) }
         guard let command = value["command"]?.string, !command.isEmpty else {
             return problem("its entry has no command")
         }
@@ -84,6 +88,51 @@ extension MCPServerEntry {
             }
         }
         return (approvals, problems)
+    }
+
+    /// A Streamable HTTP server's entry: `url` (http or https), `headers` (an object of strings)
+    /// and `timeout`. The problem, if any, without the server's name.
+    private static func httpEntry(_ name: String, _ value: JSONValue, environment: [String: String])
+        -> Result<MCPServerEntry, MCPFailure>
+    {
+        if value["command"] != nil { return .failure(MCPFailure("its entry has both a command and a url")) }
+        guard let url = value["url"]?.string, !url.isEmpty else { return .failure(MCPFailure("url must be a string")) }
+        var entry = MCPServerEntry(name: name, url: url)
+        if let headers = value["headers"] {
+            guard let object = headers.object else {
+                return .failure(MCPFailure("headers must be an object of strings"))
+            }
+            for (key, item) in object {
+                guard let text = item.string, !key.isEmpty else {
+                    return .failure(MCPFailure("headers must be an object of strings"))
+                }
+                entry.headers[key] = text
+            }
+        }
+        if let timeout = value["timeout"] {
+            guard let seconds = timeout.number, seconds > 0 else {
+                return .failure(MCPFailure("timeout must be a number of seconds above 0"))
+            }
+            entry.callTimeout = seconds
+        }
+        do throws(MCPFailure) {
+            let expanded = try expand(url, environment)
+            entry.url = expanded
+            for (key, text) in entry.headers { entry.headers[key] = try expand(text, environment) }
+        } catch {
+            return .failure(error)
+        }
+        let scheme = entry.url?.prefix { $0 != ":" }.lowercased()
+        guard scheme == "http" || scheme == "https", entry.url?.contains("://") == true else {
+            return .failure(MCPFailure("url must start with http:// or https://"))
+        }
+        // A header value must stay one field: a line break in it would add fields of its own.
+        guard
+            entry.headers.allSatisfy({ !$0.key.contains(where: \.isNewline) && !$0.value.contains(where: \.isNewline) })
+        else {
+            return .failure(MCPFailure("a header name or value holds a line break"))
+        }
+        return .success(entry)
     }
 
     /// `text` with each `${NAME}` replaced by the variable's value; a variable not set is an

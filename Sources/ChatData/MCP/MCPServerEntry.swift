@@ -1,9 +1,10 @@
-/// One MCP server run as a child process (stdio), as a config's `mcp_servers` entry gives it:
-/// `{"name": {"command": …, "args": […], "env": {…}, "timeout": seconds}}`.
+/// One MCP server, as a config's `mcp_servers` entry gives it: run as a child process (stdio),
+/// `{"name": {"command": …, "args": […], "env": {…}, "timeout": seconds}}`, or reached over
+/// Streamable HTTP, `{"name": {"url": …, "headers": {…}, "timeout": seconds}}`.
 struct MCPServerEntry: Sendable, Equatable {
     /// The name the config gives it; its tools are offered as `name__tool`.
     var name: String
-    /// The program: a path, or a name looked for in `PATH`.
+    /// The program: a path, or a name looked for in `PATH`. Empty for an HTTP server.
     var command: String
     var arguments: [String] = []
     /// Variables set for it, over this process's environment.
@@ -12,6 +13,18 @@ struct MCPServerEntry: Sendable, Equatable {
     var callTimeout: Double = 60
     /// Seconds the server may take to start and answer `initialize` or `tools/list`.
     var startTimeout: Double = 30
+    /// The MCP endpoint of a Streamable HTTP server; nil for a child process.
+    var url: String?
+    /// Header fields sent with every request to `url` (an `Authorization` token, say). Their
+    /// values are secrets: never shown, logged or put in an error.
+    var headers: [String: String] = [:]
+}
+
+extension MCPServerEntry {
+    /// A Streamable HTTP server at `url`.
+    init(name: String, url: String, headers: [String: String] = [:], callTimeout: Double = 60) {
+        self.init(name: name, command: "", callTimeout: callTimeout, url: url, headers: headers)
+    }
 }
 
 /// What went wrong with an MCP server or one of its requests, in words for the model or for

@@ -1,3 +1,4 @@
+internal import CProcess
 import ChatDomain
 import Dispatch
 import Synchronization
@@ -16,7 +17,10 @@ import Synchronization
 /// own requests are answered (`ping`; anything else "method not found"); its notifications are
 /// ignored. When its output ends, every request still waiting fails. `close()` ends the child
 /// within 3 s: its input closed, then SIGTERM, then SIGKILL.
-final class MCPStdioConnection: Sendable {
+///
+/// Each descriptor has one owner that closes it once: the input `stop()` (under `writing`, so
+/// no write can meet a closed, or reused, number), the output the read loop when it ends.
+final class MCPStdioConnection: MCPConnection {
     private struct State {
         var nextID = 0
         var pending: [Int: CheckedContinuation<Result<JSONValue, MCPFailure>, Never>] = [:]
@@ -43,16 +47,17 @@ final class MCPStdioConnection: Sendable {
     {
         name = entry.name
         self.onNotification = onNotification
-        var toChild: [Int32] = [0, 0]
-        var fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0 else { throw MCPFailure("could not create a pipe") }
-        guard pipe(&fromChild) == 0 else {
-            Glibc.close(toChild[0])
-            Glibc.close(toChild[1])
+        // Close-on-exec from the start (pipe2), so that no child another thread starts meanwhile
+        // (another server, an editor) inherits an end and keeps this pipe open; the spawn's dup2
+        // gives this child its own copies.
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
+        guard cprocess_pipe_cloexec(&toChild) == 0 else { throw MCPFailure("could not create a pipe") }
+        guard cprocess_pipe_cloexec(&fromChild) == 0 else {
+            Self.closeDescriptor(toChild[0])
+            Self.closeDescriptor(toChild[1])
             throw MCPFailure("could not create a pipe")
         }
-        // Not inherited by any other child chat starts (the spawn's dup2 gives this one its own).
-        for end in toChild + fromChild { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -68,20 +73,34 @@ final class MCPStdioConnection: Sendable {
             [entry.command] + entry.arguments, actions: &actions,
             environment: Self.environment(adding: entry.environment), searchPath: !entry.command.contains("/"),
             ownProcessGroup: true)
-        Glibc.close(toChild[0])
-        Glibc.close(fromChild[1])
-        if log >= 0 { Glibc.close(log) }
+        Self.closeDescriptor(toChild[0])
+        Self.closeDescriptor(fromChild[1])
+        if log >= 0 { Self.closeDescriptor(log) }
         switch spawned {
         case .success(let child):
             pid = child
         case .failure(let failure):
-            Glibc.close(toChild[1])
-            Glibc.close(fromChild[0])
+            Self.closeDescriptor(toChild[1])
+            Self.closeDescriptor(fromChild[0])
             throw MCPFailure("could not start \(entry.command): \(String(cString: strerror(failure.code)))")
         }
         input = toChild[1]
         let output = fromChild[0]
         DispatchQueue.global().async { [self] in readLoop(output) }
+    }
+
+    /// Only once the read loop has ended (it holds the connection): a connection dropped without
+    /// `close()` still closes its input and does not leave its child running.
+    deinit {
+        let open = state.withLock { state -> Bool in
+            defer { state.reaped = true }
+            return !state.reaped
+        }
+        guard open else { return }
+        Self.closeDescriptor(input)
+        kill(-pid, SIGKILL)
+        let pid = pid
+        DispatchQueue.global().async { _ = ProcessSpawn.wait(pid) }
     }
 
     /// Sends a request and waits for its result, at most `timeout` seconds.
@@ -101,16 +120,13 @@ final class MCPStdioConnection: Sendable {
                     continuation.resume(returning: .failure(ended))
                     return
                 }
-                let message = JSONValue.object([
-                    "jsonrpc": .string("2.0"), "id": .number(Double(id)), "method": .string(method), "params": params,
-                ])
-                guard send(message) else {
+                guard send(MCPMessage.request(id: id, method: method, params: params)) else {
                     finish(id, .failure(MCPFailure("could not write to the server: it has ended")))
                     return
                 }
                 if Task.isCancelled { giveUp(id, reason: "the user cancelled this tool call") }
                 timers.asyncAfter(deadline: .now() + timeout) { [self] in
-                    giveUp(id, reason: "no answer within \(Self.seconds(timeout))")
+                    giveUp(id, reason: "no answer within \(MCPMessage.seconds(timeout))")
                 }
             }
         } onCancel: {
@@ -119,16 +135,16 @@ final class MCPStdioConnection: Sendable {
     }
 
     /// Sends a notification.
-    func notify(_ method: String, params: JSONValue = .object([:])) {
-        _ = send(.object(["jsonrpc": .string("2.0"), "method": .string(method), "params": params]))
+    func notify(_ method: String, params: JSONValue) {
+        _ = send(MCPMessage.notification(method, params: params))
     }
 
-    /// `close()` on a queue of its own, so that waiting for the child blocks no thread of
+    /// `stop()` on a queue of its own, so that waiting for the child blocks no thread of
     /// Swift's cooperative pool.
     func close() async {
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async { [self] in
-                close()
+                stop()
                 continuation.resume()
             }
         }
@@ -137,13 +153,13 @@ final class MCPStdioConnection: Sendable {
     /// Ends the child within 3 s: closes its input (a server ends at the end of its input), then
     /// sends SIGTERM after 1 s and SIGKILL after 2 s more; every request still waiting fails.
     /// Blocks while it waits.
-    func close() {
+    private func stop() {
         let first = state.withLock { state -> Bool in
             defer { state.reaped = true }
             return !state.reaped
         }
         guard first else { return }
-        writing.withLock { _ in _ = Glibc.close(input) }
+        writing.withLock { _ in Self.closeDescriptor(input) }
         fail(all: MCPFailure("the server was stopped"))
         // The whole process group: a launcher (`npx`, `uvx`) runs the real server as its child.
         for (signal, wait) in [(Int32(0), 1.0), (SIGTERM, 2.0)] {
@@ -158,8 +174,7 @@ final class MCPStdioConnection: Sendable {
     /// the server.
     private func giveUp(_ id: Int, reason: String) {
         guard finish(id, .failure(MCPFailure(reason))) else { return }
-        notify(
-            "notifications/cancelled", params: .object(["requestId": .number(Double(id)), "reason": .string(reason)]))
+        _ = send(MCPMessage.cancelled(id, reason: reason))
     }
 
     /// Hands the request `id` its result; false if it was no longer waiting.
@@ -219,33 +234,18 @@ final class MCPStdioConnection: Sendable {
                 break
             }
         }
-        Glibc.close(output)
+        Self.closeDescriptor(output)
         fail(all: MCPFailure("the server ended (its output closed)"))
     }
 
     /// Handles one line: a response, a request of the server's, or a notification. A line that
-    /// is not a JSON object is ignored.
+    /// is not a JSON-RPC message is ignored.
     private func take(_ line: [UInt8]) {
-        guard let message = try? JSONParser.parse(line), message.isObject else { return }
-        let id = message["id"]
-        if let method = message["method"]?.string {
-            guard let id else {
-                onNotification(method)
-                return
-            }
-            let answer: (String, JSONValue) =
-                method == "ping"
-                ? ("result", .object([:]))
-                : ("error", .object(["code": .number(-32601), "message": .string("method not found")]))
-            _ = send(.object(["jsonrpc": .string("2.0"), "id": id, answer.0: answer.1]))
-            return
-        }
-        guard let number = id?.wholeNumber else { return }
-        if let error = message["error"] {
-            let text = error["message"]?.string ?? error.jsonText ?? "an error"
-            finish(number, .failure(MCPFailure(ServerText.line(text, limit: 300))))
-        } else {
-            finish(number, .success(message["result"] ?? .null))
+        guard let value = try? JSONParser.parse(line), let message = MCPMessage(value) else { return }
+        switch message {
+        case .response(let id, let result): finish(id, result)
+        case .request(let id, let method): _ = send(MCPMessage.answer(to: method, id: id))
+        case .notification(let method): onNotification(method)
         }
     }
 
@@ -283,8 +283,12 @@ final class MCPStdioConnection: Sendable {
         return entries + added.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
     }
 
-    private static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    private static func closeDescriptor(_ descriptor: Int32) {
+        #if canImport(Glibc)
+            _ = Glibc.close(descriptor)
+        #else
+            _ = Darwin.close(descriptor)
+        #endif
     }
 
     /// The longest message read: 64 MB.

@@ -1,18 +1,22 @@
 import ChatDomain
 
-/// The tools of the MCP servers a run uses (`ToolSource`): each server started when its tools
-/// are first needed, once, and kept until `close()`; its tools offered as `server__tool`, the
-/// name undone exactly when calling. A server that cannot start, or fails to answer, offers no
-/// tools; what went wrong is in `problems`, a line each, and the other servers go on. The
-/// servers start side by side; one that says its tools changed
+/// The tools of the MCP servers a run uses (`ToolSource`): each server started (stdio) or
+/// connected (Streamable HTTP) when its tools are first needed, once, and kept until `close()`;
+/// its tools offered as `server__tool`, the name undone exactly when calling. A server that
+/// cannot start, or fails to answer, offers no tools; what went wrong is in `problems`, a line
+/// each, and the other servers go on; so is a tool whose offered name another tool has already
+/// (it is left out). The servers start side by side; one that says its tools changed
 /// (`notifications/tools/list_changed`) is asked for them again before the next request.
 actor MCPToolSource: ToolSource {
     private let entries: [MCPServerEntry]
     private let logPath: @Sendable (String) -> String
     private let clientVersion: String
+    /// The HTTP servers' client: one kept connection to each.
+    private let http: (any HTTPClient)?
+    private let log: (@Sendable (String) -> Void)?
     private var started = false
     private var clients: [String: MCPClient] = [:]
-    private var connections: [MCPStdioConnection] = []
+    private var connections: [any MCPConnection] = []
     /// Each server's tools, as the server names them.
     private var listed: [String: [ToolDefinition]] = [:]
     /// Servers whose tools changed since they were listed.
@@ -20,14 +24,23 @@ actor MCPToolSource: ToolSource {
     /// The offered name of each tool: its server and its own name.
     private var routes: [String: (server: String, tool: String)] = [:]
     private var offered: [ToolDefinition] = []
-    /// What went wrong with each server that offers no tools, in order.
+    /// Tools left out because their offered name was taken, as `server\0tool` (said once).
+    private var clashes: Set<String> = []
+    /// What went wrong with each server that offers no tools (or a tool it left out), in order.
     private(set) var problems: [(server: String, message: String)] = []
 
-    /// The servers of `entries`; the stderr of server `name` goes to `logPath(name)`.
-    init(_ entries: [MCPServerEntry], clientVersion: String, logPath: @escaping @Sendable (String) -> String) {
+    /// The servers of `entries`; the stderr of stdio server `name` goes to `logPath(name)`; HTTP
+    /// servers are reached through `http` (a `CurlHTTPClient` of the source's own when nil),
+    /// their `--verbose` lines to `log`.
+    init(
+        _ entries: [MCPServerEntry], clientVersion: String, http: (any HTTPClient)? = nil,
+        log: (@Sendable (String) -> Void)? = nil, logPath: @escaping @Sendable (String) -> String
+    ) {
         self.entries = entries
         self.clientVersion = clientVersion
         self.logPath = logPath
+        self.log = log
+        self.http = http ?? (entries.contains { $0.url != nil } ? CurlHTTPClient() : nil)
     }
 
     func tools() async -> [ToolDefinition] {
@@ -52,7 +65,10 @@ actor MCPToolSource: ToolSource {
         for entry in entries {
             for var tool in listed[entry.name] ?? [] {
                 let name = Self.offeredName(server: entry.name, tool: tool.name)
-                guard routes[name] == nil else { continue }
+                if let taken = routes[name] {
+                    sayClash(entry.name, tool.name, name, with: taken)
+                    continue
+                }
                 routes[name] = (entry.name, tool.name)
                 tool.name = name
                 offered.append(tool)
@@ -60,6 +76,20 @@ actor MCPToolSource: ToolSource {
         }
         return offered
     }
+
+    /// One problem line, once, for server's tool `tool`, left out because `name` is `taken`.
+    private func sayClash(_ server: String, _ tool: String, _ name: String, with taken: (server: String, tool: String))
+    {
+        guard clashes.insert(server + "\u{0}" + tool).inserted else { return }
+        let owner = taken.server == server ? "its" : "server \"\(ServerText.line(taken.server, limit: 60))\"'s"
+        let line =
+            "its tool \"\(ServerText.line(tool, limit: 80))\" is left out: it would be offered as \(name), the name "
+            + "\(owner) tool \"\(ServerText.line(taken.tool, limit: 80))\" has"
+        problems.append((server, line))
+    }
+
+    /// Each offered tool's server and own name, as `tools()` last made them.
+    var routeTable: [String: (server: String, tool: String)] { routes }
 
     func call(_ call: ToolCall) async -> ToolResult {
         guard let route = routes[call.name], let client = clients[route.server] else {
@@ -86,17 +116,23 @@ actor MCPToolSource: ToolSource {
 
     /// Starts every server side by side, and lists their tools.
     private func startAll() async {
-        typealias Started = (MCPServerEntry, MCPStdioConnection?, Result<(MCPClient, [ToolDefinition]), MCPFailure>)
+        typealias Started = (MCPServerEntry, (any MCPConnection)?, Result<(MCPClient, [ToolDefinition]), MCPFailure>)
         let results = await withTaskGroup(of: Started.self) { group in
             for entry in entries {
-                let log = logPath(entry.name)
+                let logPath = logPath(entry.name)
                 let version = clientVersion
+                let (http, log) = (http, log)
                 group.addTask { [weak self] in
-                    let connection: MCPStdioConnection
+                    let connection: any MCPConnection
+                    let onNotification: @Sendable (String) -> Void = { [weak self] method in
+                        guard method == "notifications/tools/list_changed", let self else { return }
+                        Task { await self.toolsChanged(entry.name) }
+                    }
                     do throws(MCPFailure) {
-                        connection = try MCPStdioConnection(entry, logPath: log) { [weak self] method in
-                            guard method == "notifications/tools/list_changed", let self else { return }
-                            Task { await self.toolsChanged(entry.name) }
+                        if let http, entry.url != nil {
+                            connection = MCPHTTPConnection(entry, http: http, log: log, onNotification: onNotification)
+                        } else {
+                            connection = try MCPStdioConnection(entry, logPath: logPath, onNotification: onNotification)
                         }
                     } catch {
                         return (entry, nil, .failure(error))
@@ -123,7 +159,7 @@ actor MCPToolSource: ToolSource {
     }
 
     /// The session with a started server, and its tools.
-    private static func open(_ connection: MCPStdioConnection, entry: MCPServerEntry, clientVersion: String) async
+    private static func open(_ connection: any MCPConnection, entry: MCPServerEntry, clientVersion: String) async
         -> Result<(MCPClient, [ToolDefinition]), MCPFailure>
     {
         switch await MCPClient.start(connection, entry: entry, clientVersion: clientVersion) {
@@ -132,14 +168,25 @@ actor MCPToolSource: ToolSource {
         }
     }
 
+    /// The longest name the providers take.
+    static let longestName = 64
+
     /// `server__tool`, within the providers' rules for a name (letters, digits, `_` and `-`, at
-    /// most 64): anything else becomes `_`, and a long name is cut.
+    /// most 64): anything else becomes `_`, and a longer name is cut to 55 and ends in `_` and
+    /// eight hex digits of a hash of the whole, so that two long names that begin alike stay
+    /// apart. The same server and tool always give the same name; the call is routed by it, never
+    /// by undoing it.
     static func offeredName(server: String, tool: String) -> String {
         let allowed = { (scalar: Unicode.Scalar) in
             scalar.isASCII
                 && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
         }
-        let name = String(String.UnicodeScalarView("\(server)__\(tool)".unicodeScalars.map { allowed($0) ? $0 : "_" }))
-        return String(name.prefix(64))
+        let whole = "\(server)__\(tool)"
+        let name = String(String.UnicodeScalarView(whole.unicodeScalars.map { allowed($0) ? $0 : "_" }))
+        guard name.count > longestName else { return name }
+        // FNV-1a: the same in every run and on every machine (Swift's `Hasher` is seeded per run).
+        let hash = whole.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        let digits = String(hash & 0xFFFF_FFFF, radix: 16)
+        return name.prefix(longestName - 9) + "_" + String(repeating: "0", count: 8 - digits.count) + digits
     }
 }

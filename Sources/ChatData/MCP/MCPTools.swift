@@ -15,6 +15,8 @@ public final class MCPTools: ToolSource {
     private let report: @Sendable (_ server: String, _ message: String, _ log: String?) -> Void
     /// How many of the source's problems were reported.
     private let reported = Mutex(0)
+    /// Each offered tool's server and own name, as the source last offered them.
+    private let routes = Mutex<[String: (server: String, tool: String)]>([:])
     /// The servers that ended during a call, reported.
     private let ended = Mutex(Set<String>())
 
@@ -48,6 +50,8 @@ public final class MCPTools: ToolSource {
 
     public func tools() async -> [ToolDefinition] {
         let tools = await source.tools()
+        let table = await source.routeTable
+        routes.withLock { $0 = table }
         await reportProblems()
         return tools
     }
@@ -75,13 +79,11 @@ public final class MCPTools: ToolSource {
         await source.close()
     }
 
-    /// The server and the tool's own name of an offered tool name (`server__tool`); nil for a
-    /// name no server of this run's offers.
+    /// The server and the tool's own name of an offered tool name (`server__tool`, or cut and
+    /// ending in a hash when long); nil for a name no server of this run's offers (or before the
+    /// tools were first listed).
     public func route(_ offeredName: String) -> (server: String, tool: String)? {
-        let matching = servers.filter { offeredName.hasPrefix(MCPToolSource.offeredName(server: $0, tool: "")) }
-        guard let server = matching.max(by: { $0.count < $1.count }) else { return nil }
-        let prefix = MCPToolSource.offeredName(server: server, tool: "")
-        return (server, String(offeredName.dropFirst(prefix.count)))
+        routes.withLock { $0[offeredName] }
     }
 
     /// Whether the offered tool runs without asking (`auto_approve`, `--yes-tools`).

@@ -1,0 +1,25 @@
+import ChatDomain
+
+/// The way JSON-RPC messages reach one MCP server and its answers come back: a child's pipes
+/// (`MCPStdioConnection`) or HTTP requests (`MCPHTTPConnection`). `MCPClient` speaks MCP over
+/// either.
+protocol MCPConnection: Sendable {
+    /// Sends a request and waits for its result, at most `timeout` seconds. A timeout, or a
+    /// cancellation of the calling task, gives the request up and tells the server
+    /// (`notifications/cancelled`).
+    func request(_ method: String, params: JSONValue, timeout: Double) async -> Result<JSONValue, MCPFailure>
+
+    /// Sends a notification; what goes wrong with it is dropped.
+    func notify(_ method: String, params: JSONValue) async
+
+    /// Ends the session (and the server, when chat started it), within 3 s; a request made
+    /// afterwards fails (over stdio, so does every request still waiting).
+    func close() async
+}
+
+extension MCPConnection {
+    /// Sends a notification with no parameters.
+    func notify(_ method: String) async {
+        await notify(method, params: .object([:]))
+    }
+}

@@ -1,0 +1,361 @@
+import ChatDomain
+import ChatTestSupport
+import Foundation
+import Glibc
+import Testing
+
+@testable import ChatData
+
+/// A Streamable HTTP MCP server written with the PyPI `mcp` SDK (its `MCPServer`, FastMCP before
+/// mcp 2), run by the venv's Python on 127.0.0.1 and an ephemeral port. Mode `sse`: sessions,
+/// answers as event streams, and its tool `add` sends a log notification and pings chat on the
+/// answer's stream before it answers. Mode `json`: stateless, answers as JSON. Each HTTP request
+/// it gets is a JSON line in its log: method, the headers chat sent, the status and the session
+/// id it gave.
+final class PythonMCPServer: Sendable {
+    static let script = #"""
+        import json, socket, sys
+        import uvicorn
+        from mcp import types
+        from mcp.shared.message import ServerMessageMetadata
+
+        mode, log_path = sys.argv[1], sys.argv[2]
+        stateless = json_response = mode == "json"
+        try:
+            from mcp.server.mcpserver import MCPServer, Context
+            server = MCPServer("chat-test")
+            make_app = lambda: server.streamable_http_app(stateless_http=stateless, json_response=json_response)
+        except ImportError:
+            from mcp.server.fastmcp import FastMCP as MCPServer, Context
+            server = MCPServer("chat-test", stateless_http=stateless, json_response=json_response)
+            make_app = server.streamable_http_app
+
+        @server.tool()
+        async def add(a: int, b: int, ctx: Context) -> str:
+            """Adds two whole numbers."""
+            if not stateless:
+                await ctx.info("adding")
+                await ctx.session.send_request(types.PingRequest(), types.EmptyResult, request_read_timeout_seconds=10,
+                                               metadata=ServerMessageMetadata(related_request_id=ctx.request_id))
+            return str(a + b)
+
+        app = make_app()
+        log = open(log_path, "a")
+
+        async def logged(scope, receive, send):
+            if scope["type"] != "http":
+                return await app(scope, receive, send)
+            headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
+            seen = {"method": scope["method"], "authorization": headers.get("authorization"),
+                    "session": headers.get("mcp-session-id"), "version": headers.get("mcp-protocol-version"),
+                    "accept": headers.get("accept")}
+            async def sending(message):
+                if message["type"] == "http.response.start":
+                    given = {k.decode().lower(): v.decode() for k, v in message.get("headers", [])}
+                    seen.update(status=message["status"], given=given.get("mcp-session-id"),
+                                type=given.get("content-type"))
+                    log.write(json.dumps(seen) + "\n"); log.flush()
+                await send(message)
+            await app(scope, receive, sending)
+
+        sock = socket.socket(); sock.bind(("127.0.0.1", 0)); sock.listen(16)
+        print(sock.getsockname()[1], flush=True)
+        uvicorn.Server(uvicorn.Config(logged, log_level="warning")).run(sockets=[sock])
+        """#
+
+    let process: Process
+    let port: Int
+    let logPath: String
+
+    init(mode: String) throws {
+        let venv = try MCPTimeServer.venv.get()
+        logPath =
+            FileManager.default.temporaryDirectory.appendingPathComponent("chat-mcp-http-\(UUID().uuidString)")
+            .path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: venv + "/bin/python3")
+        process.arguments = ["-c", Self.script, mode, logPath]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        // The first line is the port, once it listens.
+        var line: [UInt8] = []
+        while !line.contains(0x0A) {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            line += data
+        }
+        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+        else {
+            process.terminate()
+            throw MCPFailure("the Python MCP server did not start")
+        }
+        self.port = port
+    }
+
+    var url: String { "http://127.0.0.1:\(port)/mcp" }
+
+    /// The HTTP requests it has answered, in order.
+    var requests: [JSONValue] {
+        let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
+    }
+
+    /// SIGKILL: a child of Foundation's `Process` inherits the test thread's blocked signals, so
+    /// uvicorn would never see a SIGTERM.
+    func stop() {
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: logPath)
+    }
+}
+
+@Suite("MCP over Streamable HTTP", .serialized, .timeLimit(.minutes(3))) struct MCPHTTPTests {
+    /// The source of one server `web` at `url`, read from a config as a person writes it, with an
+    /// `Authorization` header from `${MCP_TEST_TOKEN}`.
+    private func source(url: String, token: String, timeout: Double = 20) throws -> MCPToolSource {
+        let config =
+            #"{"web": {"url": "\#(url)", "headers": {"Authorization": "Bearer ${MCP_TEST_TOKEN}"}, "timeout": \#(timeout)}}"#
+        let read = MCPServerEntry.entries(in: try JSONParser.parse(config), environment: ["MCP_TEST_TOKEN": token])
+        try #require(read.problems.isEmpty)
+        var entries = read.entries
+        entries[0].startTimeout = timeout
+        return MCPToolSource(entries, clientVersion: "test") { _ in "/dev/null" }
+    }
+
+    @Test(
+        "a server of the mcp SDK: tools/list and tools/call, the header from ${VAR}, the session kept and ended",
+        arguments: ["sse", "json"])
+    func pythonServer(mode: String) async throws {
+        let server = try PythonMCPServer(mode: mode)
+        defer { server.stop() }
+        let token = "tok-\(UUID().uuidString.prefix(8))"
+        let source = try source(url: server.url, token: token)
+        let tools = await source.tools()
+        let problems = await source.problems
+        #expect(problems.isEmpty, "\(problems)")
+        let add = try #require(tools.first { $0.name == "web__add" })
+        #expect(add.description == "Adds two whole numbers.")
+        #expect(add.parameters["properties"]?["a"]?["type"] == .string("integer"))
+
+        // In `sse` mode the tool pings chat and waits for the answer: a result means it came.
+        let sum = await source.call(
+            ToolCall(id: "c1", name: "web__add", arguments: .object(["a": .number(2), "b": .number(40)])))
+        #expect(!sum.isError, "\(sum.text)")
+        #expect(sum.text == "42")
+        let wrong = await source.call(ToolCall(id: "c2", name: "web__add", arguments: .object(["a": .string("x")])))
+        #expect(wrong.isError)
+        await source.close()
+
+        let requests = server.requests
+        let posts = requests.filter { $0["method"] == .string("POST") }
+        #expect(posts.count >= 5, "\(requests)")
+        #expect(posts.allSatisfy { $0["authorization"] == .string("Bearer \(token)") })
+        #expect(posts.allSatisfy { $0["accept"] == .string("application/json, text/event-stream") })
+        #expect(posts.dropFirst().allSatisfy { $0["version"]?.string?.hasPrefix("20") == true })
+        #expect(posts.contains { $0["type"] == .string(mode == "sse" ? "text/event-stream" : "application/json") })
+        if mode == "sse" {
+            // The session the server gave at initialize goes back with every later request, and
+            // is ended at close.
+            let session = try #require(posts.first?["given"]?.string)
+            #expect(posts.first?["session"] == .null)
+            #expect(posts.dropFirst().allSatisfy { $0["session"] == .string(session) })
+            #expect(requests.last?["method"] == .string("DELETE"))
+            #expect(requests.last?["session"] == .string(session))
+            // The answer to the server's ping: a POST of its own, accepted.
+            #expect(posts.filter { $0["status"] == .number(202) }.count >= 2)
+        } else {
+            #expect(posts.allSatisfy { $0["session"] == .null })
+            #expect(!requests.contains { $0["method"] == .string("DELETE") })
+        }
+    }
+
+    /// A scripted MCP server's answer to `request`: `initialize` with `session` given, a
+    /// notification accepted, `tools/list` with `tools`; anything else by `other`.
+    private static func answer(
+        _ request: RecordedRequest, session: String? = nil, tools: [String] = ["t"],
+        other: (String, JSONValue) -> [ServerStep] = { _, _ in [] }
+    ) -> [ServerStep] {
+        guard let message = try? JSONParser.parse(request.bodyText), let method = message["method"]?.string else {
+            return ServerStep.json(status: 400, "{}")
+        }
+        let id = message["id"]?.jsonText ?? "null"
+        let headers = session.map { [("Mcp-Session-Id", $0)] } ?? []
+        switch method {
+        case "initialize":
+            return ServerStep.json(
+                status: 200,
+                #"{"jsonrpc":"2.0","id":\#(id),"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{}},"serverInfo":{"name":"s","version":"0"}}}"#,
+                headers: headers)
+        case _ where message["id"] == nil:
+            return [.head(status: 202, headers: [("Content-Length", "0")], chunked: false), .end]
+        case "tools/list":
+            let list = tools.map { #"{"name":"\#($0)","inputSchema":{"type":"object"}}"# }.joined(separator: ",")
+            return ServerStep.json(status: 200, #"{"jsonrpc":"2.0","id":\#(id),"result":{"tools":[\#(list)]}}"#)
+        default:
+            return other(method, message)
+        }
+    }
+
+    @Test("a server answering garbage, 500, a page or nothing at all: one problem line each, no secret in it")
+    func badServers() async throws {
+        let secret = "hdr-\(UUID().uuidString.prefix(8))"
+        let garbage = try LoopbackServer { request, _ in ServerStep.json(status: 200, "this is { not json") }
+        let failing = try LoopbackServer { request, _ in
+            // It echoes the header it got, and the token in it, as some servers' error pages do.
+            let header = request.header("authorization") ?? ""
+            return ServerStep.json(status: 500, "got \(header), token \(header.dropFirst(7))")
+        }
+        let page = try LoopbackServer { _, _ in
+            [.head(status: 200, headers: [("Content-Type", "text/html")], chunked: false), .text("<html>"), .end]
+        }
+        let good = try LoopbackServer { request, _ in Self.answer(request) }
+        defer { [garbage, failing, page, good].forEach(LoopbackTestHelpers.stopInBackground) }
+        try await RefusingPort.with { refused in
+            func entry(_ name: String, _ port: Int) -> MCPServerEntry {
+                MCPServerEntry(
+                    name: name, url: "http://user:pw@127.0.0.1:\(port)/mcp?key=QUERYSECRET",
+                    headers: ["Authorization": "Bearer \(secret)"])
+            }
+            let entries = [
+                entry("garbage", garbage.port), entry("failing", failing.port), entry("page", page.port),
+                entry("refused", refused), entry("good", good.port),
+            ]
+            let source = MCPToolSource(entries, clientVersion: "test") { _ in "/dev/null" }
+            #expect(await source.tools().map(\.name) == ["good__t"])
+            let problems = await source.problems
+            #expect(problems.map(\.server) == ["garbage", "failing", "page", "refused"])
+            for (server, message) in problems {
+                #expect(!message.contains(secret) && !message.contains("QUERYSECRET") && !message.contains("pw@"))
+                #expect(message.hasPrefix("http://127.0.0.1:"), "\(server): \(message)")
+                #expect(!message.contains("\n"))
+            }
+            #expect(problems[0].message.hasSuffix("/mcp: its answer is not JSON"))
+            #expect(problems[1].message.contains("/mcp: it answered HTTP 500: got [redacted], token [redacted]"))
+            #expect(problems[2].message.hasSuffix("/mcp: it answered with text/html, not JSON"))
+            #expect(problems[3].message.contains("\(refused)/mcp: "))
+            #expect(failing.requests.first?.header("authorization") == "Bearer \(secret)")
+            await source.close()
+        }
+    }
+
+    @Test("a server that does not answer: a timeout naming it, within the time")
+    func silentServer() async throws {
+        let silent = try LoopbackServer { _, _ in [.stall(30)] }
+        defer { LoopbackTestHelpers.stopInBackground(silent) }
+        var entry = MCPServerEntry(name: "mute", url: "http://127.0.0.1:\(silent.port)/mcp")
+        entry.startTimeout = 0.5
+        let source = MCPToolSource([entry], clientVersion: "test") { _ in "/dev/null" }
+        let clock = ContinuousClock.now
+        #expect(await source.tools().isEmpty)
+        #expect(ContinuousClock.now - clock < .seconds(5))
+        let problems = await source.problems
+        #expect(problems.map(\.message) == ["http://127.0.0.1:\(silent.port)/mcp: no answer within 0.5 s"])
+        await source.close()
+    }
+
+    @Test("an expired session (404) is opened again once, and the new session id sent")
+    func expiredSession() async throws {
+        let server = try LoopbackServer { request, index in
+            let session = index < 3 ? "first" : "second"
+            if request.header("mcp-session-id") == "first", index >= 2 { return ServerStep.json(status: 404, "{}") }
+            return Self.answer(request, session: session)
+        }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let source = MCPToolSource(
+            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test"
+        ) { _ in "/dev/null" }
+        #expect(await source.tools().map(\.name) == ["s__t"])
+        #expect(await source.problems.isEmpty)
+        await source.close()
+        let sent = server.requests.map {
+            "\($0.method) \((try? JSONParser.parse($0.bodyText))?["method"]?.string ?? "-") \($0.header("mcp-session-id") ?? "-")"
+        }
+        #expect(
+            sent == [
+                "POST initialize -", "POST notifications/initialized first", "POST tools/list first",
+                "POST initialize -", "POST notifications/initialized second", "POST tools/list second",
+                "DELETE - second",
+            ])
+        #expect(server.requests[2].header("mcp-protocol-version") == "2025-06-18")
+    }
+
+    @Test("a server that does not answer the session's DELETE: closed within 3 s all the same")
+    func slowDelete() async throws {
+        let server = try LoopbackServer { request, _ in
+            request.method == "DELETE" ? [.stall(20)] : Self.answer(request, session: "s1")
+        }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let source = MCPToolSource(
+            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test"
+        ) { _ in "/dev/null" }
+        #expect(await source.tools().map(\.name) == ["s__t"])
+        let clock = ContinuousClock.now
+        await source.close()
+        #expect(ContinuousClock.now - clock < .seconds(3.5))
+        #expect(server.requests.last?.method == "DELETE")
+    }
+
+    @Test("a cancelled call ends at once and the server is told (notifications/cancelled)")
+    func cancelledCall() async throws {
+        let server = try LoopbackServer { request, _ in
+            Self.answer(request) { _, _ in [.stall(20)] }
+        }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let source = MCPToolSource(
+            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test"
+        ) { _ in "/dev/null" }
+        #expect(await source.tools().map(\.name) == ["s__t"])
+        let task = Task { await source.call(ToolCall(id: "c", name: "s__t", arguments: .object([:]))) }
+        try await Task.sleep(for: .milliseconds(300))
+        let clock = ContinuousClock.now
+        task.cancel()
+        let result = await task.value
+        #expect(ContinuousClock.now - clock < .seconds(2))
+        #expect(result.isError && result.text == "the user cancelled this tool call")
+        var told: JSONValue?
+        for _ in 0..<100 where told == nil {
+            told = server.requests.compactMap { try? JSONParser.parse($0.bodyText) }
+                .first { $0["method"] == .string("notifications/cancelled") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let call = server.requests.compactMap { try? JSONParser.parse($0.bodyText) }
+            .first { $0["method"] == .string("tools/call") }
+        #expect(told?["params"]?["requestId"] == call?["id"])
+        await source.close()
+    }
+
+    @Test("two tools whose offered names clash: one problem line, the first kept; long names stay apart")
+    func nameClash() async throws {
+        let server = try LoopbackServer { request, _ in Self.answer(request, tools: ["a.b", "a_b", "c"]) }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let source = MCPToolSource(
+            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test"
+        ) { _ in "/dev/null" }
+        #expect(await source.tools().map(\.name) == ["s__a_b", "s__c"])
+        #expect(await source.tools().map(\.name) == ["s__a_b", "s__c"])
+        let problems = await source.problems
+        #expect(problems.count == 1)
+        #expect(problems.first?.server == "s")
+        #expect(
+            problems.first?.message
+                == #"its tool "a_b" is left out: it would be offered as s__a_b, the name its tool "a.b" has"#)
+        await source.close()
+
+        let long = String(repeating: "x", count: 70)
+        let one = MCPToolSource.offeredName(server: "s", tool: long + "1")
+        let two = MCPToolSource.offeredName(server: "s", tool: long + "2")
+        #expect(one.count == 64 && two.count == 64 && one != two)
+        #expect(one == MCPToolSource.offeredName(server: "s", tool: long + "1"))
+        #expect(one.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") })
+    }
+
+    @Test("the endpoint as shown: no credentials, query or fragment")
+    func place() {
+        #expect(
+            MCPHTTPConnection.place(of: "https://u:p@example.com:8443/a/mcp?k=v#f") == "https://example.com:8443/a/mcp")
+        #expect(MCPHTTPConnection.place(of: "http://example.com") == "http://example.com")
+    }
+}
