@@ -21,7 +21,7 @@ extension SessionBuilder {
         let consent = TerminalToolConsent(
             terminal: terminal, naming: naming, notes: stderr, notesStyle: style,
             questionStyle: TerminalStyle(isTerminal: true, environment: environment),
-            format: { $0.prettyJSONText }, parse: { JSONValue(jsonText: $0) })
+            format: { $0.object?.isEmpty == true ? "{}" : $0.prettyJSONText }, parse: { JSONValue(jsonText: $0) })
         let toolSwitch = ToolSwitch(servers: servers.servers)
         let reporter = ToolCallReporter(
             servers, naming: naming, notes: stderr, style: style, live: stderr.isTerminal,

@@ -30,9 +30,19 @@ public struct ToolListPresenter {
 
     /// The servers in order, each with its tools, or `(no tools)` for one that offered none.
     public func show(servers: [String], tools: [Entry]) {
+        output.write(Self.text(servers: servers, tools: tools, style: style))
+    }
+
+    /// The listing `show` writes (and `/tools`, with each server's `state`, e.g. `on`): each
+    /// server in bold, its tools' names aligned and their descriptions dimmed, made safe.
+    public static func text(
+        servers: [String], tools: [Entry], style: TerminalStyle, state: ((String) -> String)? = nil
+    ) -> String {
         var text = ""
         for server in servers {
-            text += style.bold(ServerText.line(server, limit: 60)) + "\n"
+            text += style.bold(ServerText.line(server, limit: 60))
+            if let state { text += style.dim(" (\(state(server)))") }
+            text += "\n"
             let own = tools.filter { $0.server == server }
             if own.isEmpty { text += style.dim("  (no tools)") + "\n" }
             let width = min(32, own.map { ServerText.line($0.tool, limit: 60).count }.max() ?? 0)
@@ -42,7 +52,7 @@ public struct ToolListPresenter {
                 text += "  " + name + padding + style.dim(ServerText.line(entry.description, limit: 200)) + "\n"
             }
         }
-        output.write(text)
+        return text
     }
 
     /// Each tool as a JSON line: its server, its name there, the name offered to the model and

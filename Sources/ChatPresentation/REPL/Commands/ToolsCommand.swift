@@ -38,19 +38,9 @@ struct ToolsCommand: SlashCommand {
     /// Each server, on or off, with its tools and their descriptions, made safe.
     private func list(_ tools: REPL.Tools, in context: REPLContext) async {
         let listed = await tools.list()
-        let style = context.parts.outputStyle
-        var text = ""
-        for server in tools.switch.servers {
-            let state = tools.switch.isOn(server) ? "on" : "off"
-            text += style.bold(ServerText.line(server, limit: 60)) + style.dim(" (\(state))") + "\n"
-            let own = listed.filter { $0.server == server }
-            if own.isEmpty { text += style.dim("  (no tools)") + "\n" }
-            for entry in own {
-                text +=
-                    "  " + ServerText.line(entry.tool, limit: 60) + "  "
-                    + style.dim(ServerText.line(entry.description, limit: 160)) + "\n"
-            }
-        }
-        context.say(text)
+        context.say(
+            ToolListPresenter.text(
+                servers: tools.switch.servers, tools: listed, style: context.parts.outputStyle,
+                state: { tools.switch.isOn($0) ? "on" : "off" }))
     }
 }
