@@ -61,8 +61,9 @@ import Testing
         #expect(output.text == "Noon.\n")
         #expect(
             notes.text
-                == "chat: note: the anthropic provider cannot take some tool calls and results of this conversation "
-                + "as they are (no tools are offered now, or another provider made them): they were sent to it as text\n"
+                == "chat: note: the anthropic provider cannot take some parts of this conversation as they are (tool "
+                + "calls and results with no tools offered now, or another provider's calls, thinking or images in "
+                + "tool results): they were sent to it as text\n"
         )
     }
 }

@@ -10,6 +10,7 @@ import ChatDomain
 /// temperature, a prompt over the context length) is sent once.
 struct OpenAIProvider: ChatProvider {
     private let quirks = OpenAIServerQuirks()
+    private let toldSentAsText = OnceFlag()
 
     func variant(for request: ChatRequest) -> OpenAIRequestVariant {
         OpenAIRequestVariant(
@@ -21,9 +22,11 @@ struct OpenAIProvider: ChatProvider {
         guard let body = dto.jsonBytes else {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }
-        return ProviderRequest(
+        var shaped = ProviderRequest(
             method: "POST", path: "/chat/completions",
             accept: request.settings.stream ? "text/event-stream" : "application/json", body: body)
+        shaped.sentAsText = dto.sentAsText && toldSentAsText.set()
+        return shaped
     }
 
     func fallback(from variant: OpenAIRequestVariant, after error: ChatError, detail: ServerErrorDetail?)

@@ -223,8 +223,9 @@ public enum ErrorWording {
 
     /// The note when parts of the conversation were sent to `provider` as text.
     public static func sentAsTextNote(provider: String) -> String {
-        "the \(provider) provider cannot take some tool calls and results of this conversation as they are (no "
-            + "tools are offered now, or another provider made them): they were sent to it as text"
+        "the \(provider) provider cannot take some parts of this conversation as they are (tool calls and results "
+            + "with no tools offered now, or another provider's calls, thinking or images in tool results): they were "
+            + "sent to it as text"
     }
 
     private static func seconds(_ value: Double) -> String {

@@ -230,11 +230,19 @@ struct AnthropicToolLoopTests {
         #expect(first.contains(#""thinking":{"budget_tokens":2048,"type":"enabled"}"#))
 
         // Anthropic's round (thinking, a call, its result) then back through OpenAI's API: the
-        // thinking is left out, the call and its result carried with Anthropic's id.
+        // thinking goes as text before the call (the signature left out), the call and its
+        // result carried with Anthropic's id.
         #expect(await viaAnthropic.send("Again?", in: &conversation) { _ in }.answer?.content == "Hello!")
-        #expect(await viaOpenAI.send("Thanks", in: &conversation) { _ in }.answer?.content == "It is noon.")
+        let told = Mutex<[ChatEvent]>([])
+        #expect(
+            await viaOpenAI.send("Thanks", in: &conversation) { event in
+                if case .sentAsText = event { told.withLock { $0.append(event) } }
+            }.answer?.content == "It is noon.")
+        // Said once, before the answer.
+        #expect(told.withLock { $0 } == [.sentAsText(provider: "openai")])
         let last = try #require(openAI.requests.last).bodyText
-        #expect(!last.contains("thinking") && !last.contains("U0lH"), "\(last)")
+        #expect(!last.contains(#""thinking":"#) && !last.contains("U0lH"), "\(last)")
+        #expect(last.contains(#""content":"[thinking: The tool knows.]\n\nLet me look.""#), "\(last)")
         #expect(last.contains(#""id":"toolu_A1""#), "\(last)")
         #expect(last.contains(#"{"content":"12:00","role":"tool","tool_call_id":"toolu_A1"}"#), "\(last)")
         #expect(source.received.map(\.id) == ["call_9", "toolu_A1"])

@@ -212,21 +212,31 @@ struct AnthropicToolRequestTests {
         }
     }
 
-    @Test("the OpenAI provider leaves thinking blocks out: the body is the one without them")
-    func openAIDropsThinking() throws {
-        func openAI(_ messages: [ChatMessage]) throws -> String {
-            let request = ChatRequest(messages: messages, settings: settings, tools: [clock])
-            return String(
-                decoding: try #require(ChatCompletionRequestDTO(request, includeUsage: false).jsonBytes), as: UTF8.self)
+    @Test("the OpenAI provider takes no thinking blocks: a signed block's text goes before the answer's, as text")
+    func openAISendsThinkingAsText() throws {
+        func openAI(_ messages: [ChatMessage]) throws -> ChatCompletionRequestDTO {
+            ChatCompletionRequestDTO(
+                ChatRequest(messages: messages, settings: settings, tools: [clock]), includeUsage: false)
         }
-        var without = round
-        without[2] = ChatMessage(
-            role: .assistant, parts: round[2].parts.filter { if case .thinking = $0 { false } else { true } })
+        func text(_ dto: ChatCompletionRequestDTO) throws -> String {
+            String(decoding: try #require(dto.jsonBytes), as: UTF8.self)
+        }
+        var asText = round
+        asText[2] = ChatMessage(
+            role: .assistant,
+            parts: [.text("[thinking: Use the tool.]\n\nChecking.")]
+                + round[2].parts.filter { if case .toolCall = $0 { true } else { false } })
         #expect(round[2].thinkingBlocks.count == 2)
-        #expect(try openAI(round) == (try openAI(without)))
+        #expect(try text(openAI(round)) == (try text(openAI(asText))))
+        #expect(try !text(openAI(round)).contains("c2lnMQ==") && !text(openAI(round)).contains("ZW5j"))
+        // Said (once a run, by the provider) where there was thinking, or an image in a tool
+        // result (its text there, a note in its place), to turn into text.
+        #expect(try openAI(Array(round[...2])).sentAsText)
+        #expect(try !openAI(Array(asText[...2])).sentAsText)
+        #expect(try openAI(Array(asText[...3])).sentAsText)
         // Anthropic's ids and calls carry over as they are.
-        #expect(try openAI(round).contains(#""id":"toolu_1""#))
-        #expect(try openAI(round).contains(#""tool_call_id":"toolu_2""#))
+        #expect(try text(openAI(round)).contains(#""id":"toolu_1""#))
+        #expect(try text(openAI(round)).contains(#""tool_call_id":"toolu_2""#))
     }
 
     @Test("a second round's answer (no thinking of its own) keeps thinking on, the first answer's blocks sent")

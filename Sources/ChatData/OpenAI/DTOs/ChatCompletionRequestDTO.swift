@@ -165,6 +165,9 @@ struct ChatCompletionRequestDTO: JSONFields, Equatable {
     var response_format: ResponseFormatDTO?
     /// The tools offered; left out when there are none.
     var tools: [ToolDTO]?
+    /// Not sent: whether parts of the conversation this API cannot take (another provider's
+    /// thinking blocks, images in tool results) went as text.
+    var sentAsText = false
 
     static let fields: [JSONField<Self>] =
         ([

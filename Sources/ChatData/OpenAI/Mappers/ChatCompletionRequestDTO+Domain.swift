@@ -22,6 +22,12 @@ extension ChatCompletionRequestDTO {
                             parameters: $0.parameters))
                 }
         )
+        sentAsText = request.messages.contains { message in
+            !message.thinkingBlocks.isEmpty
+                || message.toolResults.contains { result in
+                    result.content.contains { if case .image = $0 { true } else { false } }
+                }
+        }
     }
 
     /// The wire's messages: one for each message, but a message of tool results (`Role.tool`),
@@ -45,8 +51,11 @@ extension ChatCompletionRequestDTO {
 extension ChatCompletionRequestDTO.MessageDTO {
     /// A message as the wire carries it: its text as a string; with images, a text part and an
     /// `image_url` part per image, its bytes in a `data:` URL (or a note where they are gone).
+    /// Another provider's thinking blocks, which this API cannot take back, go before the text
+    /// as `[thinking: …]` (a redacted block's opaque data is left out).
     init(_ message: ChatMessage) {
         role = message.role.rawValue
+        let text = Self.text(message)
         let calls = message.role == .assistant ? message.toolCalls : []
         if !calls.isEmpty {
             tool_calls = calls.map {
@@ -56,11 +65,11 @@ extension ChatCompletionRequestDTO.MessageDTO {
             }
         }
         guard !message.images.isEmpty else {
-            content = calls.isEmpty || !message.content.isEmpty ? .text(message.content) : .none
+            content = calls.isEmpty || !text.isEmpty ? .text(text) : .none
             return
         }
         typealias Part = ChatCompletionRequestDTO.PartDTO
-        var parts: [Part] = message.content.isEmpty ? [] : [Part(type: "text", text: message.content)]
+        var parts: [Part] = text.isEmpty ? [] : [Part(type: "text", text: text)]
         for image in message.images {
             if let data = image.data {
                 let url = "data:\(image.mimeType);base64,\(Base64.encode(data))"
@@ -70,5 +79,15 @@ extension ChatCompletionRequestDTO.MessageDTO {
             }
         }
         content = .parts(parts)
+    }
+
+    /// `message`'s text, after its thinking blocks' text (`[thinking: …]`) when it has any.
+    private static func text(_ message: ChatMessage) -> String {
+        let thinking = message.thinkingBlocks.compactMap { block -> String? in
+            guard case .signed(let text, _) = block, !text.isEmpty else { return nil }
+            return "[thinking: \(text)]"
+        }
+        guard !thinking.isEmpty else { return message.content }
+        return (thinking + (message.content.isEmpty ? [] : [message.content])).joined(separator: "\n\n")
     }
 }
