@@ -828,9 +828,9 @@ def render(report, options, chat, started, load_before, load_after, elapsed, str
         ("Client-added time to first token ≤ 1.5× curl's", ttft_ratio, 1.5, "×"),
         ("`/load` of 1,000 earlier turns, then one message, ≤ 3× curl (wall)", conv_ratio, 3.0, "×"),
         ("Release binary, stripped, < 20 MB", size_mb, 20.0, " MB"),
-        ("Rendering on: client-added time to first token ≤ 1.5× `--raw`'s", rendered_ttft_ratio, 1.5, "×"),
-        (f"Rendering on: {stream_n:,}-piece Markdown answer on a terminal ≤ 1.5× `--raw` (wall)",
-         markdown_ratio, 1.5, "×"),
+        ("Rendering on: client-added time to first token ≤ 1.2× `--raw`'s", rendered_ttft_ratio, 1.2, "×"),
+        (f"Rendering on: {stream_n:,}-piece Markdown answer on a terminal ≤ 1.3× `--raw` (wall)",
+         markdown_ratio, 1.3, "×"),
     ]
     add("| Budget | Measured | Met |")
     add("|---|---|---|")
