@@ -6,14 +6,17 @@ extension SessionBuilder {
     /// The tool loop of a run that uses tools (`tools`, `-T`), and the servers to close at its
     /// end; nil when it uses none: then nothing of MCP is made, let alone started. Each call is
     /// asked about on the terminal (`TerminalToolConsent`) and shown on stderr
-    /// (`ToolCallReporter`; with `--json`, as events on stdout too).
+    /// (`ToolCallReporter`; with `--json`, as events on stdout too). HTTP servers are reached
+    /// with the chat server's CA file and proxy, and `-v` shows their requests.
     func toolLoop(_ settings: ResolvedSettings) -> (loop: ToolLoop, servers: MCPTools, repl: REPL.Tools)? {
         guard settings.tools.isOn else { return nil }
         let environment = console.environment
         let (stderr, style) = (console.stderr, console.errorStyle)
         let servers = MCPTools(
             settings.tools, dataDirectory: settings.history ? DataDirectory(environment: environment) : nil,
-            clientVersion: ChatDataVersion.string, report: ToolProblemLine(console: console).report)
+            clientVersion: ChatDataVersion.string,
+            network: MCPNetworkSettings(server: settings.server, environment: environment),
+            report: ToolProblemLine(console: console).report)
         let naming = ToolNaming(route: servers.route, isApproved: servers.isApproved)
         let terminal = TTYToolConsentTerminal(environment: environment) { text in
             JSONValue(jsonText: text)?.jsonText ?? text

@@ -4,7 +4,7 @@ import Foundation
 /// MCP server no one here wrote) and `mcp` (its SDK, for servers a test writes):
 /// `CHAT_TEST_MCP_VENV` if set, else `.build/mcp-test-venv` in the package, made (`python3 -m
 /// venv`, `pip install mcp-server-time mcp`) the first time it is missing either (the SDK with
-/// uvicorn, for the Streamable HTTP servers `MCPHTTPTests` writes with it).
+/// uvicorn, for the Streamable HTTP servers written with it: `PythonMCPServer`).
 public enum MCPTestVenv {
     /// The environment's directory, or why it could not be made.
     public static let directory: Result<String, MCPTestVenvFailure> = {

@@ -39,6 +39,9 @@ final class MCPHTTPConnection: MCPConnection {
     /// What `failure` takes out: the header values and their long words, longest first.
     private let secrets: [String]
     private let http: any HTTPClient
+    /// The CA file that verifies an https server, and the config's proxy (nil: the environment's).
+    private let tls: TLSConfiguration
+    private let proxy: String?
     private let diagnostics: RequestDiagnostics
     private let onNotification: @Sendable (String) -> Void
     private let state = Mutex(State())
@@ -46,10 +49,11 @@ final class MCPHTTPConnection: MCPConnection {
     /// The longest answer read: 64 MB, as over stdio.
     static let largestAnswer = MCPStdioConnection.lineLimit
 
-    /// The server `entry.url`, reached through `http`; `log` receives the `--verbose` lines,
-    /// `onNotification` the method of each notification the server sends.
+    /// The server `entry.url`, reached through `http` with `network`'s CA file and proxy, its
+    /// `--verbose` lines to `network`'s log; `onNotification` receives the method of each
+    /// notification the server sends.
     init(
-        _ entry: MCPServerEntry, http: any HTTPClient, log: (@Sendable (String) -> Void)? = nil,
+        _ entry: MCPServerEntry, http: any HTTPClient, network: MCPNetworkSettings = MCPNetworkSettings(),
         onNotification: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         url = entry.url ?? ""
@@ -58,7 +62,10 @@ final class MCPHTTPConnection: MCPConnection {
         let words = entry.headers.values.flatMap { $0.split(separator: " ").map(String.init).filter { $0.count >= 8 } }
         secrets = Set(entry.headers.values.filter { $0.count >= 4 } + words).sorted { $0.count > $1.count }
         self.http = http
-        diagnostics = RequestDiagnostics(log: log, keyHeader: "authorization")
+        (tls, proxy) = (network.tls, network.proxy)
+        diagnostics = RequestDiagnostics(
+            log: network.log, proxyInUse: network.proxyInUse(for: url), keyHeader: "authorization",
+            trustStore: network.tls.trustStore)
         self.onNotification = onNotification
     }
 
@@ -203,7 +210,7 @@ final class MCPHTTPConnection: MCPConnection {
                 return .answer(.failure(failure("it answered with \(type), not JSON")))
             }
         } catch let error as DataError {
-            return .answer(.failure(failure(error.description)))
+            return .answer(.failure(failure(transportText(error))))
         } catch {
             return .answer(.failure(failure("the request was stopped")))
         }
@@ -275,7 +282,7 @@ final class MCPHTTPConnection: MCPConnection {
         fields += headers.filter { !own.contains($0.name.lowercased()) }
         return HTTPRequest(
             method: method, url: url, headers: fields, body: body, connectTimeout: min(timeout, 30),
-            idleTimeout: timeout + 5, proxy: nil)
+            idleTimeout: timeout + 5, proxy: proxy, tls: tls)
     }
 
     /// `request` as the `--verbose` lines may show it: the endpoint as `place`, every configured
@@ -286,6 +293,16 @@ final class MCPHTTPConnection: MCPConnection {
         let secret = Set(headers.map { $0.name.lowercased() })
         shown.headers = request.headers.map { secret.contains($0.name.lowercased()) ? ($0.name, "[redacted]") : $0 }
         return shown
+    }
+
+    /// What a failed transfer says; a certificate that could not be verified also names the
+    /// trust store it was checked with, and how to trust a private CA.
+    private func transportText(_ error: DataError) -> String {
+        guard case .transport(let code, let message) = error, code == 60 || code == 77 else {
+            return error.description
+        }
+        return "\(message) (checked with \(tls.trustStore ?? "the system's trust store"); to trust a private CA, "
+            + "give its certificate with --ca-cert FILE, ca_cert in the config, or SSL_CERT_FILE)"
     }
 
     /// A failure naming the endpoint, with every configured header value, and each long word

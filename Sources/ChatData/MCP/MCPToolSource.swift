@@ -13,7 +13,7 @@ actor MCPToolSource: ToolSource {
     private let clientVersion: String
     /// The HTTP servers' client: one kept connection to each.
     private let http: (any HTTPClient)?
-    private let log: (@Sendable (String) -> Void)?
+    private let network: MCPNetworkSettings
     private var started = false
     private var clients: [String: MCPClient] = [:]
     private var connections: [any MCPConnection] = []
@@ -31,15 +31,15 @@ actor MCPToolSource: ToolSource {
 
     /// The servers of `entries`; the stderr of stdio server `name` goes to `logPath(name)`; HTTP
     /// servers are reached through `http` (a `CurlHTTPClient` of the source's own when nil),
-    /// their `--verbose` lines to `log`.
+    /// with `network`'s CA file and proxy, their `--verbose` lines to its log.
     init(
         _ entries: [MCPServerEntry], clientVersion: String, http: (any HTTPClient)? = nil,
-        log: (@Sendable (String) -> Void)? = nil, logPath: @escaping @Sendable (String) -> String
+        network: MCPNetworkSettings = MCPNetworkSettings(), logPath: @escaping @Sendable (String) -> String
     ) {
         self.entries = entries
         self.clientVersion = clientVersion
         self.logPath = logPath
-        self.log = log
+        self.network = network
         self.http = http ?? (entries.contains { $0.url != nil } ? CurlHTTPClient() : nil)
     }
 
@@ -121,7 +121,7 @@ actor MCPToolSource: ToolSource {
             for entry in entries {
                 let logPath = logPath(entry.name)
                 let version = clientVersion
-                let (http, log) = (http, log)
+                let (http, network) = (http, network)
                 group.addTask { [weak self] in
                     let connection: any MCPConnection
                     let onNotification: @Sendable (String) -> Void = { [weak self] method in
@@ -130,7 +130,8 @@ actor MCPToolSource: ToolSource {
                     }
                     do throws(MCPFailure) {
                         if let http, entry.url != nil {
-                            connection = MCPHTTPConnection(entry, http: http, log: log, onNotification: onNotification)
+                            connection = MCPHTTPConnection(
+                                entry, http: http, network: network, onNotification: onNotification)
                         } else {
                             connection = try MCPStdioConnection(entry, logPath: logPath, onNotification: onNotification)
                         }

@@ -12,6 +12,8 @@ public final class MCPTools: ToolSource {
     public let servers: [String]
     private let approved: [String: ToolApproval]
     private let logDirectory: String?
+    /// The servers reached over HTTP: they have no log.
+    private let httpServers: Set<String>
     private let report: @Sendable (_ server: String, _ message: String, _ log: String?) -> Void
     /// How many of the source's problems were reported.
     private let reported = Mutex(0)
@@ -21,10 +23,11 @@ public final class MCPTools: ToolSource {
     private let ended = Mutex(Set<String>())
 
     /// The servers `names` of `settings` (by default the ones it chose). Their logs go to
-    /// `<dataDirectory>/mcp/` (none: nowhere, e.g. with history off); `report` hears each problem.
+    /// `<dataDirectory>/mcp/` (none: nowhere, e.g. with history off); HTTP servers are reached
+    /// with `network`'s CA file, proxy and diagnostics; `report` hears each problem.
     public init(
         _ settings: ToolSettings, servers names: [String]? = nil, dataDirectory: DataDirectory?,
-        clientVersion: String,
+        clientVersion: String, network: MCPNetworkSettings = MCPNetworkSettings(),
         report: @escaping @Sendable (_ server: String, _ message: String, _ log: String?) -> Void
     ) {
         let chosen = names ?? settings.servers ?? []
@@ -38,10 +41,11 @@ public final class MCPTools: ToolSource {
                 ? path : nil
         }
         logDirectory = directory
+        httpServers = Set(entries.filter { $0.url != nil }.map(\.name))
         servers = chosen
         approved = settings.approved
         self.report = report
-        source = MCPToolSource(entries, clientVersion: clientVersion) { name in
+        source = MCPToolSource(entries, clientVersion: clientVersion, network: network) { name in
             directory.map { $0 + "/" + Self.fileName(name) + ".log" } ?? "/dev/null"
         }
         for problem in parsed.problems { report("", problem.message, nil) }
@@ -97,9 +101,9 @@ public final class MCPTools: ToolSource {
         }
     }
 
-    /// Where server `name`'s stderr goes; nil when it goes nowhere.
+    /// Where server `name`'s stderr goes; nil when it goes nowhere, or it is reached over HTTP.
     public func logPath(of name: String) -> String? {
-        logDirectory.map { $0 + "/" + Self.fileName(name) + ".log" }
+        httpServers.contains(name) ? nil : logDirectory.map { $0 + "/" + Self.fileName(name) + ".log" }
     }
 
     private func reportProblems() async {
