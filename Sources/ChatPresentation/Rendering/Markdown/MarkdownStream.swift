@@ -175,17 +175,18 @@ struct MarkdownStream {
             writer.raw(Array(String(repeating: bar, count: cells).utf8)[...], theme.rule, width: cells)
             writer.endLine()
         case .bullet(let task), .ordered(_, let task):
-            let (markerColumn, marker) = list.push(line)
-            let column = list.contentColumn
-            var first = quote.appendingSpaces(markerColumn)
-            first = first.appending(marker, theme.bullet).appending(" ")
+            let (markerColumn, marker, markerWidth) = list.push(line)
+            // Built in place, a segment at a time, from bytes made once.
+            var first = quote
+            first.appendSpaces(markerColumn)
+            first.append(marker, width: markerWidth, theme.bullet)
+            first.append(Self.space, width: 1)
             if let task {
-                first = first.appending(task ? "[x]" : "[ ]", task ? theme.token(.inserted) : theme.bullet).appending(
-                    " ")
+                first.append(
+                    task ? Self.checked : Self.unchecked, width: 3, task ? theme.token(.inserted) : theme.bullet)
+                first.append(Self.space, width: 1)
             }
-            begin(
-                first, hanging: quote.appendingSpaces(column),
-                base: quoteBase(line))
+            begin(first, hanging: quote.appendingSpaces(list.contentColumn), base: quoteBase(line))
         case .tableRow(let bytes):
             tableRow(bytes, line: line, quote: quote)
         case .paragraph:
@@ -195,6 +196,10 @@ struct MarkdownStream {
         }
         return true
     }
+
+    private static let space: [UInt8] = [0x20]
+    private static let checked = Array("[x]".utf8)
+    private static let unchecked = Array("[ ]".utf8)
 
     private func quoteBase(_ line: LineStart) -> TextStyle {
         line.quoteDepth > 0 ? theme.quoteText : .plain
