@@ -29,7 +29,8 @@ struct MarkdownStream {
     private var tableCells: RowWriter
     private var newlineMemo: (from: Int, at: Int?) = (0, nil)
 
-    /// Renders with `theme`; `width` gives the terminal's width, read once per row.
+    /// Renders with `theme`; `width` gives the terminal's width, read once a piece (by the first
+    /// row that needs it).
     init(theme: MarkdownTheme, width: @escaping @Sendable () -> Int) {
         self.theme = theme
         writer = RowWriter(theme: theme, width: width)
@@ -49,6 +50,7 @@ struct MarkdownStream {
 
     /// Renders `text`; what to write waits for `drainOutput`.
     mutating func receive(_ text: String) {
+        writer.readWidthAgain()
         writer.erasePreview()
         ControlSanitizer.append(text, to: &pending)
         process(final: false)
@@ -72,6 +74,7 @@ struct MarkdownStream {
     /// `showHeld`, its bytes left for `drainOutput`.
     mutating func showHeldAfterwards() {
         guard table == nil else { return }
+        writer.readWidthAgain()
         let rest = pending[position...]
         let line = rest.prefix { $0 != 0x0A }
         writer.drawPreview(line.isEmpty ? [] : [(line, theme.preview)])
@@ -79,6 +82,7 @@ struct MarkdownStream {
 
     /// The answer has ended: renders what is held, closes what is open and ends the last line.
     mutating func finish() -> [UInt8] {
+        writer.readWidthAgain()
         writer.erasePreview()
         process(final: true)
         switch phase {
