@@ -30,11 +30,13 @@ struct MarkdownStream {
     private var newlineMemo: (from: Int, at: Int?) = (0, nil)
 
     /// Renders with `theme`; `width` gives the terminal's width, read once a piece (by the first
-    /// row that needs it).
-    init(theme: MarkdownTheme, width: @escaping @Sendable () -> Int) {
+    /// row that needs it). `runsAtOnce` false: every word placed one at a time (tests compare).
+    init(theme: MarkdownTheme, width: @escaping @Sendable () -> Int, runsAtOnce: Bool = true) {
         self.theme = theme
         writer = RowWriter(theme: theme, width: width)
         tableCells = RowWriter(theme: theme, width: { 80 })
+        writer.placesRuns = runsAtOnce
+        tableCells.placesRuns = runsAtOnce
         inline = InlineRenderer(theme: theme)
     }
 

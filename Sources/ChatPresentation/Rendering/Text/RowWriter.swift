@@ -179,6 +179,25 @@ struct RowWriter {
         rowHasContent = true
     }
 
+    /// Whether runs of words may be placed at once (`placeWords`, and a table's plain cells):
+    /// tests turn it off to compare with the words placed one at a time.
+    var placesRuns = true
+
+    /// Whether `placeWords` may place text now: a row with text on it, no word held, no spaces
+    /// waiting, nothing shown tentatively.
+    var takesWords: Bool {
+        placesRuns && inRow && rowHasContent && word.isEmpty && spaces == 0 && !previewShown && !output.holdsTentative
+    }
+
+    /// Whole words and the spaces between them (`  and a sentence`, spaces first; CJK
+    /// ideographs, a word each), `cells` wide, that fit on the row after its text, when
+    /// `takesWords`: written at once, the bytes and styles that `space` and `word` for each would
+    /// write (the spaces held are the spaces written).
+    mutating func placeWords(_ bytes: ArraySlice<UInt8>, cells: Int, _ style: TextStyle, link: String?) {
+        output.put(bytes, style, link: link)
+        col += cells
+    }
+
     /// Ends the word being received: it goes on this row if it fits, else on the next.
     mutating func endWord() {
         guard !word.isEmpty else { return }
