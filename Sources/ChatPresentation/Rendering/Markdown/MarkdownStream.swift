@@ -212,6 +212,7 @@ struct MarkdownStream {
     }
 
     private func quotePrefix(_ depth: Int) -> RowPrefix {
+        guard depth > 0 else { return .none }
         var prefix = RowPrefix.none
         for _ in 0..<depth { prefix = prefix.appending("│ ", theme.quoteBar) }
         return prefix

@@ -5,9 +5,11 @@ struct RowPrefix: Sendable {
 
     static let none = RowPrefix()
 
-    /// This prefix followed by `count` spaces.
+    /// This prefix followed by `count` spaces (indentation alone, as a list item's text has,
+    /// made once).
     func appendingSpaces(_ count: Int) -> RowPrefix {
         guard count > 0 else { return self }
+        if segments.isEmpty && count < Self.indents.count { return Self.indents[count] }
         var copy = self
         copy.appendSpaces(count)
         return copy
@@ -42,4 +44,11 @@ struct RowPrefix: Sendable {
 
     /// Runs of 0 to 15 spaces, made once.
     private static let spaces: [[UInt8]] = (0..<16).map { Array(repeating: 0x20, count: $0) }
+
+    /// Prefixes of 0 to 15 spaces and nothing else.
+    private static let indents: [RowPrefix] = (0..<16).map { count in
+        var prefix = RowPrefix()
+        prefix.appendSpaces(count)
+        return prefix
+    }
 }
