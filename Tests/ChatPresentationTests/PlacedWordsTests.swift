@@ -3,7 +3,8 @@ import Testing
 @testable import ChatPresentation
 
 /// Runs of words placed at once when they fit the row (`InlineRenderer`: spaces and whole ASCII
-/// words, CJK ideographs; `TableLayout`: a plain cell) against every word placed one at a time
+/// words, CJK ideographs; `TableLayout`: a plain cell; `CodeFence`: a code line's tokens of one
+/// style, tabs and wide characters among them) against every word and token placed one at a time
 /// (`runsAtOnce: false`): the same bytes, whole or in pieces, with escapes and without. And,
 /// as the property that matters: fed whole (runs) or a scalar at a time (mostly not), the same
 /// screen.
@@ -39,6 +40,19 @@ import Testing
         | ~~gone~~ | !bang | <https://example.com/e> |
         | a_b_ | x\\*y | _plain_ |
         | 中文 | é | x \\| y |
+
+        ```python
+        def double(x: int) -> int:  # a comment, 中文
+        \treturn x * 2 if x else "a string with\ttabs"  # the end
+        @decorator
+        ```
+        ```swift
+        /* a block comment
+           over lines */ let s = "text \\(x) 😀"; let n = 0x1F + 2
+        ```
+        ```nolanguage
+        plain  code\twith tabs and 中文
+        ```
 
         last words on the last line
         """

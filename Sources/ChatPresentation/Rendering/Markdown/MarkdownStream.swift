@@ -30,7 +30,8 @@ struct MarkdownStream {
     private var newlineMemo: (from: Int, at: Int?) = (0, nil)
 
     /// Renders with `theme`; `width` gives the terminal's width, read once a piece (by the first
-    /// row that needs it). `runsAtOnce` false: every word placed one at a time (tests compare).
+    /// row that needs it). `runsAtOnce` false: every word and code token placed one at a time (tests
+    /// compare).
     init(theme: MarkdownTheme, width: @escaping @Sendable () -> Int, runsAtOnce: Bool = true) {
         self.theme = theme
         writer = RowWriter(theme: theme, width: width)

@@ -179,8 +179,8 @@ struct RowWriter {
         rowHasContent = true
     }
 
-    /// Whether runs of words may be placed at once (`placeWords`, and a table's plain cells):
-    /// tests turn it off to compare with the words placed one at a time.
+    /// Whether runs of words may be placed at once (`placeWords`, a table's plain cells, a code
+    /// line's tokens of one style): tests turn it off to compare with one at a time.
     var placesRuns = true
 
     /// Whether `placeWords` may place text now: a row with text on it, no word held, no spaces
