@@ -109,13 +109,13 @@ struct CodeFence {
         while i < b.endIndex, writer.placesRuns || i == b.startIndex,
             let (length, token) = lexer.next(b[i...], complete: complete), length > 0
         {
-            let bytes = b[i..<(i + length)]
+            let bytes = b[i..<min(i + length, b.endIndex)]
             let style = theme.token(token)
             if !run.isEmpty && (style != runStyle || bytes.contains(0x09)) {
                 writer.raw(b[run], runStyle, width: runWidth)
                 run = i..<i
             }
-            i += length
+            i = bytes.endIndex
             if bytes.contains(0x09) {
                 writeExpanded(bytes, style, into: &writer)
                 run = i..<i
