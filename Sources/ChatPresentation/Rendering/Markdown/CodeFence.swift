@@ -94,34 +94,60 @@ struct CodeFence {
         lexer.endLine()
     }
 
-    /// Writes the token at the start of `b` (what has arrived of the line, without its newline;
-    /// not empty), highlighted; returns the bytes it took, or nil when more must arrive first.
-    /// `complete`: the line ends after `b`.
+    /// Writes the tokens at the start of `b` (what has arrived of the line, without its newline;
+    /// not empty), highlighted, as far as the lexer can tell them; returns the bytes taken, or
+    /// nil when more must arrive first. `complete`: the line ends after `b`. Tokens of one style
+    /// one after another are written as one run: the bytes and cells the tokens one at a time
+    /// would write, in one `raw` (one token at a time unless `writer.placesRuns`).
     mutating func writeToken(
         _ b: ArraySlice<UInt8>, complete: Bool, theme: MarkdownTheme, into writer: inout RowWriter
     ) -> Int? {
-        guard let (length, token) = lexer.next(b, complete: complete) else { return nil }
-        let bytes = b.prefix(length)
-        let style = theme.token(token)
-        if bytes.contains(0x09) {
-            // Tabs to the next multiple of 4, counted from the code's own first column.
-            var expanded: [UInt8] = []
-            for byte in bytes {
-                if byte == 0x09 {
-                    let spaces = 4 - column % 4
-                    expanded += Array(repeating: 0x20, count: spaces)
-                    column += spaces
-                } else {
-                    expanded.append(byte)
-                    if byte & 0xC0 != 0x80 { column += 1 }
-                }
+        var i = b.startIndex
+        var run = i..<i
+        var runStyle = TextStyle.plain
+        var runWidth = 0
+        while i < b.endIndex, writer.placesRuns || i == b.startIndex,
+            let (length, token) = lexer.next(b[i...], complete: complete), length > 0
+        {
+            let bytes = b[i..<min(i + length, b.endIndex)]
+            let style = theme.token(token)
+            if !run.isEmpty && (style != runStyle || bytes.contains(0x09)) {
+                writer.raw(b[run], runStyle, width: runWidth)
+                run = i..<i
             }
-            writer.raw(expanded[...], style, width: CellWidth.of(expanded[...]))
-        } else {
+            i = bytes.endIndex
+            if bytes.contains(0x09) {
+                writeExpanded(bytes, style, into: &writer)
+                run = i..<i
+                continue
+            }
             let width = CellWidth.of(bytes)
             column += width
-            writer.raw(bytes, style, width: width)
+            if run.isEmpty {
+                runStyle = style
+                runWidth = 0
+            }
+            run = run.lowerBound..<i
+            runWidth += width
         }
-        return length
+        if !run.isEmpty { writer.raw(b[run], runStyle, width: runWidth) }
+        return i == b.startIndex ? nil : i - b.startIndex
+    }
+
+    /// Writes a token with tabs in it, each to the next multiple of 4 columns, counted from the
+    /// code's own first column.
+    private mutating func writeExpanded(_ bytes: ArraySlice<UInt8>, _ style: TextStyle, into writer: inout RowWriter) {
+        var expanded: [UInt8] = []
+        for byte in bytes {
+            if byte == 0x09 {
+                let spaces = 4 - column % 4
+                expanded += Array(repeating: 0x20, count: spaces)
+                column += spaces
+            } else {
+                expanded.append(byte)
+                if byte & 0xC0 != 0x80 { column += 1 }
+            }
+        }
+        writer.raw(expanded[...], style, width: CellWidth.of(expanded[...]))
     }
 }

@@ -32,6 +32,7 @@ struct InlineRenderer {
         if code > 0 { return codeSpan(b, complete: complete, base: base, link: link, into: &writer) }
         switch c {
         case 0x20, 0x09:
+            if c == 0x20, let taken = spacedWords(b, base: base, link: link, into: &writer) { return taken }
             let run = b.prefix { $0 == 0x20 || $0 == 0x09 }.count
             writer.space(run, style(base), link: link)
             previous = .space
@@ -75,6 +76,10 @@ struct InlineRenderer {
         _ b: ArraySlice<UInt8>, complete: Bool, base: TextStyle, link: String?, into writer: inout RowWriter
     ) -> Int? {
         let s = b.startIndex
+        // A lead byte of U+3000...U+AFFF: perhaps a run of CJK ideographs.
+        if (0xE3...0xEA).contains(b[s]), let taken = ideographs(b, base: base, link: link, into: &writer) {
+            return taken
+        }
         var i = s
         var breakAfter = false
         // The word's cells when they are known without counting: ASCII bytes, then perhaps one
@@ -135,6 +140,69 @@ struct InlineRenderer {
         }
         let last = b[i - 1]
         previous = last < 0x80 && CharacterClass.isPunctuation(last) ? .punctuation : .other
+        return i - s
+    }
+
+    /// The spaces and whole ASCII words at the start of `b` (` and a sentence`) that fit on the
+    /// row, each word followed by a space, placed at once (`RowWriter.placeWords`) as the
+    /// tokens one at a time would place them: nil when there are none, or the writer holds
+    /// something they would change (then the tokens go one at a time).
+    private mutating func spacedWords(
+        _ b: ArraySlice<UInt8>, base: TextStyle, link: String?, into writer: inout RowWriter
+    ) -> Int? {
+        guard writer.takesWords else { return nil }
+        // The room left on the row, and the widest word `RowWriter.word` places whole.
+        let room = writer.limit - writer.col
+        let widest = max(writer.limit - writer.hanging.width, 1)
+        let taken = b.withUnsafeBufferPointer { buffer -> Int in
+            var taken = 0
+            var i = 0
+            while i < buffer.count && buffer[i] == 0x20 {
+                while i < buffer.count && buffer[i] == 0x20 { i += 1 }
+                let start = i
+                // A word's first byte: not one that starts something else (`token` would send
+                // it elsewhere), not a tab, ASCII.
+                guard i < buffer.count, buffer[i] < 0x80, !Self.stops(buffer[i]) else { break }
+                i += 1
+                while i < buffer.count && buffer[i] < 0x80 && !Self.stops(buffer[i]) { i += 1 }
+                // Whole (a space follows), a cell a byte, within a row and on this one.
+                guard i < buffer.count, buffer[i] == 0x20, i - start <= widest, i <= room else { break }
+                taken = i
+            }
+            return taken
+        }
+        guard taken > 0 else { return nil }
+        let s = b.startIndex
+        writer.placeWords(b[s..<(s + taken)], cells: taken, style(base), link: link)
+        let last = b[s + taken - 1]
+        previous = CharacterClass.isPunctuation(last) ? .punctuation : .other
+        return taken
+    }
+
+    /// The CJK ideographs (`CellWidth.wideBlock`: two cells, a line may break after each) at the
+    /// start of `b` that fit on the row, each followed by another, placed at once as `word`
+    /// would place them one at a time (a word each, two cells): nil when there are none, or the
+    /// writer holds something they would change. The last of a run waits for `word`, which
+    /// reads what follows it (closing punctuation keeps it company).
+    private mutating func ideographs(
+        _ b: ArraySlice<UInt8>, base: TextStyle, link: String?, into writer: inout RowWriter
+    ) -> Int? {
+        guard writer.takesWords, writer.limit - writer.hanging.width >= 2 else { return nil }
+        let room = writer.limit - writer.col
+        let s = b.startIndex
+        var i = s
+        var cells = 0
+        var (scalar, length) = UTF8Scalars.decode(b, at: i)
+        while CellWidth.wideBlock.contains(scalar) && cells + 2 <= room && i + length < b.endIndex {
+            let (next, nextLength) = UTF8Scalars.decode(b, at: i + length)
+            guard CellWidth.wideBlock.contains(next) else { break }
+            i += length
+            cells += 2
+            (scalar, length) = (next, nextLength)
+        }
+        guard cells > 0 else { return nil }
+        writer.placeWords(b[s..<i], cells: cells, style(base), link: link)
+        previous = .other
         return i - s
     }
 

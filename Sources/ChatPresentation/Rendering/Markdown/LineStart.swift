@@ -126,7 +126,11 @@ struct LineStart: Equatable {
         let info =
             ASCIIText.trimmed(b[(i + run)..<content]).map { String(decoding: $0, as: UTF8.self) }
             ?? String(decoding: b[(i + run)..<content], as: UTF8.self).trimmingCharacters()
-        if c == UInt8(ascii: "`") && info.contains("`") { return .paragraph }
+        if c == UInt8(ascii: "`") {
+            // ASCII (a byte a character): the bytes say it, without walking grapheme clusters.
+            let ascii = info.utf8.allSatisfy { $0 < 0x80 }
+            if ascii ? info.utf8.contains(UInt8(ascii: "`")) : info.contains("`") { return .paragraph }
+        }
         return .kind(.fence(marker: c, count: run, info: info), through: next)
     }
 

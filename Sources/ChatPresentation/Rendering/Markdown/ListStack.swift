@@ -31,16 +31,23 @@ struct ListStack {
     }
 
     /// Puts the list item `line` starts on the stack, ending the items it is not inside; returns
-    /// the column of its marker and the marker to draw.
-    mutating func push(_ line: LineStart) -> (column: Int, marker: String) {
+    /// the column of its marker, the marker to draw (its UTF-8) and its width in cells.
+    mutating func push(_ line: LineStart) -> (column: Int, marker: [UInt8], width: Int) {
         while let last = items.last, line.indent <= last.sourceIndent { items.removeLast() }
         let parentColumn = contentColumn
-        let marker: String
+        let marker: [UInt8]
+        let width: Int
         switch line.kind {
-        case .ordered(let number, _): marker = number
-        default: marker = ["•", "◦", "▪"][items.count % 3]
+        case .ordered(let number, _):
+            marker = Array(number.utf8)
+            width = CellWidth.of(marker[...])
+        default:
+            (marker, width) = Self.bullets[items.count % 3]
         }
-        items.append(Item(sourceIndent: line.indent, contentColumn: parentColumn + CellWidth.of(marker) + 1))
-        return (parentColumn, marker)
+        items.append(Item(sourceIndent: line.indent, contentColumn: parentColumn + width + 1))
+        return (parentColumn, marker, width)
     }
+
+    /// The bullets of the first three levels (repeating below) and their cells, made once.
+    private static let bullets = ["•", "◦", "▪"].map { (Array($0.utf8), CellWidth.of($0)) }
 }

@@ -29,11 +29,15 @@ struct MarkdownStream {
     private var tableCells: RowWriter
     private var newlineMemo: (from: Int, at: Int?) = (0, nil)
 
-    /// Renders with `theme`; `width` gives the terminal's width, read once per row.
-    init(theme: MarkdownTheme, width: @escaping @Sendable () -> Int) {
+    /// Renders with `theme`; `width` gives the terminal's width, read once a piece (by the first
+    /// row that needs it). `runsAtOnce` false: every word and code token placed one at a time (tests
+    /// compare).
+    init(theme: MarkdownTheme, width: @escaping @Sendable () -> Int, runsAtOnce: Bool = true) {
         self.theme = theme
         writer = RowWriter(theme: theme, width: width)
         tableCells = RowWriter(theme: theme, width: { 80 })
+        writer.placesRuns = runsAtOnce
+        tableCells.placesRuns = runsAtOnce
         inline = InlineRenderer(theme: theme)
     }
 
@@ -49,6 +53,7 @@ struct MarkdownStream {
 
     /// Renders `text`; what to write waits for `drainOutput`.
     mutating func receive(_ text: String) {
+        writer.readWidthAgain()
         writer.erasePreview()
         ControlSanitizer.append(text, to: &pending)
         process(final: false)
@@ -72,6 +77,7 @@ struct MarkdownStream {
     /// `showHeld`, its bytes left for `drainOutput`.
     mutating func showHeldAfterwards() {
         guard table == nil else { return }
+        writer.readWidthAgain()
         let rest = pending[position...]
         let line = rest.prefix { $0 != 0x0A }
         writer.drawPreview(line.isEmpty ? [] : [(line, theme.preview)])
@@ -79,6 +85,7 @@ struct MarkdownStream {
 
     /// The answer has ended: renders what is held, closes what is open and ends the last line.
     mutating func finish() -> [UInt8] {
+        writer.readWidthAgain()
         writer.erasePreview()
         process(final: true)
         switch phase {
@@ -175,17 +182,18 @@ struct MarkdownStream {
             writer.raw(Array(String(repeating: bar, count: cells).utf8)[...], theme.rule, width: cells)
             writer.endLine()
         case .bullet(let task), .ordered(_, let task):
-            let (markerColumn, marker) = list.push(line)
-            let column = list.contentColumn
-            var first = quote.appendingSpaces(markerColumn)
-            first = first.appending(marker, theme.bullet).appending(" ")
+            let (markerColumn, marker, markerWidth) = list.push(line)
+            // Built in place, a segment at a time, from bytes made once.
+            var first = quote
+            first.appendSpaces(markerColumn)
+            first.append(marker, width: markerWidth, theme.bullet)
+            first.append(Self.space, width: 1)
             if let task {
-                first = first.appending(task ? "[x]" : "[ ]", task ? theme.token(.inserted) : theme.bullet).appending(
-                    " ")
+                first.append(
+                    task ? Self.checked : Self.unchecked, width: 3, task ? theme.token(.inserted) : theme.bullet)
+                first.append(Self.space, width: 1)
             }
-            begin(
-                first, hanging: quote.appendingSpaces(column),
-                base: quoteBase(line))
+            begin(first, hanging: quote.appendingSpaces(list.contentColumn), base: quoteBase(line))
         case .tableRow(let bytes):
             tableRow(bytes, line: line, quote: quote)
         case .paragraph:
@@ -196,11 +204,16 @@ struct MarkdownStream {
         return true
     }
 
+    private static let space: [UInt8] = [0x20]
+    private static let checked = Array("[x]".utf8)
+    private static let unchecked = Array("[ ]".utf8)
+
     private func quoteBase(_ line: LineStart) -> TextStyle {
         line.quoteDepth > 0 ? theme.quoteText : .plain
     }
 
     private func quotePrefix(_ depth: Int) -> RowPrefix {
+        guard depth > 0 else { return .none }
         var prefix = RowPrefix.none
         for _ in 0..<depth { prefix = prefix.appending("│ ", theme.quoteBar) }
         return prefix

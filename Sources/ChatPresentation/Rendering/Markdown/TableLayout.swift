@@ -175,10 +175,19 @@ private struct LaidCells {
     var rows: [(bytes: Range<Int>, width: Int)] = []
 
     /// Lays out a cell's text into rows at most `width` cells wide, by `writer`; returns where
-    /// its rows are in `rows` (one at least).
+    /// its rows are in `rows` (one at least). A plain cell's natural layout is its bytes
+    /// (`isPlain`), taken as they are when `writer.placesRuns`.
     mutating func lay(
         _ cell: ArraySlice<UInt8>, header: Bool, width: Int, theme: MarkdownTheme, _ writer: inout RowWriter
     ) -> Range<Int> {
+        if writer.placesRuns && width == Self.unbounded && (!header || theme.tableHeader == .plain)
+            && Self.isPlain(cell)
+        {
+            let from = bytes.count
+            bytes.append(contentsOf: cell)
+            rows.append((from..<bytes.count, cell.count))
+            return rows.count - 1..<rows.count
+        }
         // The natural layout's width is a constant: a closure that captures nothing is not
         // allocated for each cell.
         let bound: @Sendable () -> Int
@@ -201,5 +210,27 @@ private struct LaidCells {
         }
         if rows.count == first { rows.append((bytes.count..<bytes.count, 0)) }
         return first..<rows.count
+    }
+
+    /// Whether a cell is plain text: printable ASCII (a cell a byte; no tab, which becomes a
+    /// space) with nothing `InlineRenderer` reads as markup (a backslash, `*`, `_`, `~`, a backtick,
+    /// `[`, `!`, `<`). Laid out in
+    /// plain style on one unbounded row, such a cell is its own bytes: its words and the spaces
+    /// between them as they are (it is trimmed: no space before or after).
+    static func isPlain(_ cell: ArraySlice<UInt8>) -> Bool {
+        cell.withUnsafeBufferPointer { buffer in
+            for byte in buffer {
+                switch byte {
+                case UInt8(ascii: "\\"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"),
+                    UInt8(ascii: "["), UInt8(ascii: "!"), UInt8(ascii: "<"):
+                    return false
+                case 0x20...0x7E:
+                    continue
+                default:
+                    return false
+                }
+            }
+            return true
+        }
     }
 }

@@ -87,7 +87,9 @@ struct RowOutput {
             put(Array(repeating: 0x20, count: count)[...], style, link: link)
             return
         }
-        put([], style, link: link)
+        // Usually the style and hyperlink are those open already: nothing to change, no empty
+        // run of bytes to write.
+        if style != self.style || (theme.hyperlinks && link != self.link) { put([], style, link: link) }
         for _ in 0..<count { out.append(0x20) }
     }
 

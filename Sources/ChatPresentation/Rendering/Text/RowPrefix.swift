@@ -5,9 +5,14 @@ struct RowPrefix: Sendable {
 
     static let none = RowPrefix()
 
-    /// This prefix followed by `count` spaces.
+    /// This prefix followed by `count` spaces (indentation alone, as a list item's text has,
+    /// made once).
     func appendingSpaces(_ count: Int) -> RowPrefix {
-        appending(Array(repeating: 0x20, count: count), width: count)
+        guard count > 0 else { return self }
+        if segments.isEmpty && count < Self.indents.count { return Self.indents[count] }
+        var copy = self
+        copy.appendSpaces(count)
+        return copy
     }
 
     /// This prefix followed by `text` in `style`.
@@ -20,8 +25,30 @@ struct RowPrefix: Sendable {
     func appending(_ bytes: [UInt8], width: Int, _ style: TextStyle = .plain) -> RowPrefix {
         guard !bytes.isEmpty else { return self }
         var copy = self
-        copy.segments.append((bytes, style))
-        copy.width += width
+        copy.append(bytes, width: width, style)
         return copy
+    }
+
+    /// Adds `count` spaces (an array shared by every prefix when short: no allocation).
+    mutating func appendSpaces(_ count: Int) {
+        guard count > 0 else { return }
+        append(count < Self.spaces.count ? Self.spaces[count] : Array(repeating: 0x20, count: count), width: count)
+    }
+
+    /// Adds `bytes`, `width` cells wide, in `style`, in place (no copy of the segments so far).
+    mutating func append(_ bytes: [UInt8], width: Int, _ style: TextStyle = .plain) {
+        guard !bytes.isEmpty else { return }
+        segments.append((bytes, style))
+        self.width += width
+    }
+
+    /// Runs of 0 to 15 spaces, made once.
+    private static let spaces: [[UInt8]] = (0..<16).map { Array(repeating: 0x20, count: $0) }
+
+    /// Prefixes of 0 to 15 spaces and nothing else.
+    private static let indents: [RowPrefix] = (0..<16).map { count in
+        var prefix = RowPrefix()
+        prefix.appendSpaces(count)
+        return prefix
     }
 }

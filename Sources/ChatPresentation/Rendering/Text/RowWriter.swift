@@ -2,8 +2,9 @@
 /// the terminal's width (a row never reaches the last column, so no terminal is left in its
 /// pending-wrap state), every row ends with a style reset and a newline and the next one reopens
 /// what is open, and a word wider than a row is broken between grapheme clusters. The width is
-/// read once per row, so a resize changes the rows after it only. Rows already ended are never
-/// touched again.
+/// read by the first row that needs it after `readWidthAgain` (once a piece of the answer: a
+/// piece can end hundreds of rows, and each read is a system call), so a resize changes the rows
+/// of the pieces after it. Rows already ended are never touched again.
 ///
 /// Whether a word fits its row is known only when it ends. On a terminal the word being received
 /// is shown at once all the same, *tentatively*: if it grows past the row's end, the row is
@@ -13,8 +14,11 @@
 /// What the bytes are, and what they leave open, is `RowOutput`'s; the word is a `HeldWord`.
 struct RowWriter {
     let theme: MarkdownTheme
-    /// The terminal's width in cells, read at the start of each row.
+    /// The terminal's width in cells, read at the start of a row when not read since
+    /// `readWidthAgain`.
     var width: @Sendable () -> Int
+    /// What `width` gave since `readWidthAgain`.
+    private var widthRead: Int?
     private var output: RowOutput
     /// The cells used on the current row.
     private(set) var col = 0
@@ -69,10 +73,24 @@ struct RowWriter {
         output.drain(body)
     }
 
+    /// The next row that needs the terminal's width reads it again (a new piece has arrived).
+    mutating func readWidthAgain() {
+        widthRead = nil
+    }
+
+    /// The terminal's width, read once after each `readWidthAgain`.
+    private mutating func terminalWidth() -> Int {
+        if let widthRead { return widthRead }
+        let read = width()
+        widthRead = read
+        return read
+    }
+
     /// Starts again with nothing written, keeping what it has learnt (the SGR sequences): one
     /// writer lays out every cell of a table.
     mutating func reset(width: @escaping @Sendable () -> Int) {
         self.width = width
+        widthRead = nil
         output.reset()
         rowWidths.removeAll(keepingCapacity: true)
         col = 0
@@ -92,7 +110,7 @@ struct RowWriter {
     /// Starts a row with `prefix`, reading the terminal's width.
     mutating func startRow(_ prefix: RowPrefix) {
         if inRow { endRow() }
-        limit = max(width() - 1, prefix.width + 1)
+        limit = max(terminalWidth() - 1, prefix.width + 1)
         inRow = true
         for segment in prefix.segments { output.put(segment.bytes[...], segment.style, link: nil) }
         col = prefix.width
@@ -159,6 +177,25 @@ struct RowWriter {
         output.put(bytes, style, link: link)
         col += width
         rowHasContent = true
+    }
+
+    /// Whether runs of words may be placed at once (`placeWords`, a table's plain cells, a code
+    /// line's tokens of one style): tests turn it off to compare with one at a time.
+    var placesRuns = true
+
+    /// Whether `placeWords` may place text now: a row with text on it, no word held, no spaces
+    /// waiting, nothing shown tentatively.
+    var takesWords: Bool {
+        placesRuns && inRow && rowHasContent && word.isEmpty && spaces == 0 && !previewShown && !output.holdsTentative
+    }
+
+    /// Whole words and the spaces between them (`  and a sentence`, spaces first; CJK
+    /// ideographs, a word each), `cells` wide, that fit on the row after its text, when
+    /// `takesWords`: written at once, the bytes and styles that `space` and `word` for each would
+    /// write (the spaces held are the spaces written).
+    mutating func placeWords(_ bytes: ArraySlice<UInt8>, cells: Int, _ style: TextStyle, link: String?) {
+        output.put(bytes, style, link: link)
+        col += cells
     }
 
     /// Ends the word being received: it goes on this row if it fits, else on the next.
@@ -284,7 +321,7 @@ struct RowWriter {
         previewShown = false
         guard output.holdsTentative else { return }
         output.takeBackTentative(
-            cells: tentativeCells, stepBack: output.tentativeIsASCII || width() <= col + tentativeCells)
+            cells: tentativeCells, stepBack: output.tentativeIsASCII || terminalWidth() <= col + tentativeCells)
         tentativeCells = 0
         shownBytes = 0
         spacesShown = false
@@ -303,7 +340,7 @@ struct RowWriter {
             showHeldSpaces()
         }
         let startCol = (inRow ? col : 0) + tentativeCells
-        var room = min(max(width() - 1, 4), cells) - startCol
+        var room = min(max(terminalWidth() - 1, 4), cells) - startCol
         guard room > 1 else { return }
         for segment in extra where !segment.bytes.isEmpty {
             let cells = CellWidth.of(segment.bytes)
