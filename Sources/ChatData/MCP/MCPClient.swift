@@ -64,19 +64,20 @@ struct MCPClient: Sendable {
         return .success(tools)
     }
 
-    /// Calls tool `name` (the server's own name) with `arguments`; a failure, a timeout or a
-    /// cancellation is an error result saying so.
-    func call(_ name: String, arguments: JSONValue, callID: String) async -> ToolResult {
+    /// Calls tool `name` (the server's own name) with `arguments`: what it gave (a tool that
+    /// failed is an error result), or why there is no answer (a timeout, a cancellation, the
+    /// server gone).
+    func call(_ name: String, arguments: JSONValue, callID: String) async -> Result<ToolResult, MCPFailure> {
         let params = JSONValue.object(["name": .string(name), "arguments": arguments])
         switch await connection.request("tools/call", params: params, timeout: entry.callTimeout) {
         case .failure(let failure):
-            return ToolResult(callID: callID, content: [.text(failure.message)], isError: true)
+            return .failure(failure)
         case .success(let result):
             var parts = (result["content"]?.array ?? []).map(Self.part)
             if parts.isEmpty, let structured = result["structuredContent"], let text = structured.jsonText {
                 parts = [.text(text)]
             }
-            return ToolResult(callID: callID, content: parts, isError: result["isError"]?.bool ?? false)
+            return .success(ToolResult(callID: callID, content: parts, isError: result["isError"]?.bool ?? false))
         }
     }
 

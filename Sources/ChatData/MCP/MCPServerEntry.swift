@@ -31,8 +31,12 @@ extension MCPServerEntry {
 /// the person's one line (the server's own text already cut and made safe).
 struct MCPFailure: Error, Sendable, Equatable {
     var message: String
+    /// The server itself is gone (it ended, or broke its output): a problem of the server's,
+    /// not only of the request.
+    var serverGone = false
 
-    init(_ message: String) {
+    init(_ message: String, serverGone: Bool = false) {
         self.message = message
+        self.serverGone = serverGone
     }
 }

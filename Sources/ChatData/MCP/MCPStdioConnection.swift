@@ -121,7 +121,7 @@ final class MCPStdioConnection: MCPConnection {
                     return
                 }
                 guard send(MCPMessage.request(id: id, method: method, params: params)) else {
-                    finish(id, .failure(MCPFailure("could not write to the server: it has ended")))
+                    finish(id, .failure(MCPFailure("could not write to the server: it has ended", serverGone: true)))
                     return
                 }
                 if Task.isCancelled { giveUp(id, reason: "the user cancelled this tool call") }
@@ -230,12 +230,14 @@ final class MCPStdioConnection: MCPConnection {
             }
             line.append(contentsOf: buffer[start..<count])
             if line.count > Self.lineLimit {
-                fail(all: MCPFailure("the server sent a message over \(Self.lineLimit / 1_048_576) MB"))
+                fail(
+                    all: MCPFailure("the server sent a message over \(Self.lineLimit / 1_048_576) MB", serverGone: true)
+                )
                 break
             }
         }
         Self.closeDescriptor(output)
-        fail(all: MCPFailure("the server ended (its output closed)"))
+        fail(all: MCPFailure("the server ended (its output closed)", serverGone: true))
     }
 
     /// Handles one line: a response, a request of the server's, or a notification. A line that

@@ -28,6 +28,8 @@ actor MCPToolSource: ToolSource {
     private var clashes: Set<String> = []
     /// What went wrong with each server that offers no tools (or a tool it left out), in order.
     private(set) var problems: [(server: String, message: String)] = []
+    /// Servers found gone during a call (said once each in `problems`).
+    private var gone: Set<String> = []
 
     /// The servers of `entries`; the stderr of stdio server `name` goes to `logPath(name)`; HTTP
     /// servers are reached through `http` (a `CurlHTTPClient` of the source's own when nil),
@@ -96,7 +98,16 @@ actor MCPToolSource: ToolSource {
             return ToolResult(
                 callID: call.id, content: [.text("there is no tool named \"\(call.name)\"")], isError: true)
         }
-        return await client.call(route.tool, arguments: call.arguments, callID: call.id)
+        switch await client.call(route.tool, arguments: call.arguments, callID: call.id) {
+        case .success(let result):
+            return result
+        case .failure(let failure):
+            // A server gone during a call is a problem of the server's too, said once.
+            if failure.serverGone, gone.insert(route.server).inserted {
+                problems.append((route.server, failure.message))
+            }
+            return ToolResult(callID: call.id, content: [.text(failure.message)], isError: true)
+        }
     }
 
     /// Ends every server started, all at once, each within 3 s.

@@ -19,8 +19,6 @@ public final class MCPTools: ToolSource {
     private let reported = Mutex(0)
     /// Each offered tool's server and own name, as the source last offered them.
     private let routes = Mutex<[String: (server: String, tool: String)]>([:])
-    /// The servers that ended during a call, reported.
-    private let ended = Mutex(Set<String>())
 
     /// The servers `names` of `settings` (by default the ones it chose). Their logs go to
     /// `<dataDirectory>/mcp/` (none: nowhere, e.g. with history off); HTTP servers are reached
@@ -62,21 +60,10 @@ public final class MCPTools: ToolSource {
 
     public func call(_ call: ToolCall) async -> ToolResult {
         let result = await source.call(call)
-        // A server that ended (or broke its output) during a call is a problem of the server's,
-        // said once with its log, beside the error result the model gets.
-        if result.isError, let (server, _) = route(call.name),
-            Self.serverGone.contains(where: { result.text.hasPrefix($0) }),
-            ended.withLock({ $0.insert(server).inserted })
-        {
-            report(server, result.text, logPath(of: server))
-        }
+        // A server that ended (or broke its output) during the call: said with its log.
+        await reportProblems()
         return result
     }
-
-    /// How `MCPStdioConnection` says a server is gone.
-    private static let serverGone = [
-        "the server ended", "could not write to the server", "the server sent a message over",
-    ]
 
     /// Ends every server started, each within 3 s.
     public func close() async {
