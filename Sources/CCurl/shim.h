@@ -40,6 +40,18 @@ static inline CURLcode ccurl_setopt_prereq_function(CURL *curl, curl_prereq_call
     return curl_easy_setopt(curl, CURLOPT_PREREQFUNCTION, value);
 }
 
+static inline CURLcode ccurl_setopt_read_function(CURL *curl, curl_read_callback value) {
+    return curl_easy_setopt(curl, CURLOPT_READFUNCTION, value);
+}
+
+static inline CURLcode ccurl_setopt_seek_function(CURL *curl, curl_seek_callback value) {
+    return curl_easy_setopt(curl, CURLOPT_SEEKFUNCTION, value);
+}
+
+static inline CURLcode ccurl_setopt_sockopt_function(CURL *curl, curl_sockopt_callback value) {
+    return curl_easy_setopt(curl, CURLOPT_SOCKOPTFUNCTION, value);
+}
+
 static inline CURLcode ccurl_getinfo_long(CURL *curl, CURLINFO info, long *value) {
     return curl_easy_getinfo(curl, info, value);
 }

@@ -9,6 +9,8 @@ import Testing
 /// an `end` event ends the answer, an error body is `ERR: message`, and a page of models is
 /// `models a b` with, after a newline, `next CURSOR` when there are more.
 private struct PlainTextProvider: ChatProvider {
+    let chatPath = "/plain"
+
     struct Decoder: StreamEventDecoder {
         private(set) var isDone = false
         var isComplete: Bool { isDone }
@@ -29,7 +31,7 @@ private struct PlainTextProvider: ChatProvider {
 
     func chatRequest(for request: ChatRequest, variant: String) throws(ChatError) -> ProviderRequest {
         ProviderRequest(
-            method: "POST", path: "/plain", accept: "text/event-stream", body: Array(variant.utf8),
+            method: "POST", path: chatPath, accept: "text/event-stream", body: Array(variant.utf8),
             headers: [("Plain-Version", "1")])
     }
 

@@ -17,6 +17,8 @@ struct AnthropicProvider: ChatProvider {
     /// Whether the person was told this run that parts of the conversation went as text.
     private let toldSentAsText = OnceFlag()
 
+    let chatPath = "/messages"
+
     /// One request shape: nothing to fall back to.
     func variant(for request: ChatRequest) {}
 
@@ -26,7 +28,7 @@ struct AnthropicProvider: ChatProvider {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }
         var shaped = ProviderRequest(
-            method: "POST", path: "/messages",
+            method: "POST", path: chatPath,
             accept: request.settings.stream ? "text/event-stream" : "application/json",
             body: body, headers: Self.headers)
         shaped.sentAsText = dto.sentAsText && toldSentAsText.set()

@@ -18,6 +18,9 @@ protocol ChatProvider: Sendable {
     /// ask for usage with `stream_options`).
     associatedtype RequestVariant: Sendable
 
+    /// Where a request for an answer goes, after the server's base URL (a connection made ahead
+    /// is made for it).
+    var chatPath: String { get }
     /// The variant to try first for `request`.
     func variant(for request: ChatRequest) -> RequestVariant
     /// The request for an answer to `request`, shaped by `variant`.

@@ -56,9 +56,12 @@ struct RequestRunner<Provider: ChatProvider>: GPTRepository {
         }
     }
 
-    /// Gets a connection to the server ready in the background (see `HTTPClient.preconnect`).
+    /// Gets a connection to the server ready in the background for the first chat request (see
+    /// `HTTPClient.preconnect`).
     func preconnect() {
-        client.preconnect(httpRequest(provider.modelsRequest(after: nil)))
+        client.preconnect(
+            httpRequest(ProviderRequest(method: "POST", path: provider.chatPath, accept: "text/event-stream", body: []))
+        )
     }
 
     var transportErrors: TransportErrorMapper {

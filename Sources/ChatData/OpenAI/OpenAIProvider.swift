@@ -12,6 +12,8 @@ struct OpenAIProvider: ChatProvider {
     private let quirks = OpenAIServerQuirks()
     private let toldSentAsText = OnceFlag()
 
+    let chatPath = "/chat/completions"
+
     func variant(for request: ChatRequest) -> OpenAIRequestVariant {
         OpenAIRequestVariant(
             includeUsage: request.settings.stream && !quirks.streamOptionsRejected.load(ordering: .relaxed))
@@ -23,7 +25,7 @@ struct OpenAIProvider: ChatProvider {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }
         var shaped = ProviderRequest(
-            method: "POST", path: "/chat/completions",
+            method: "POST", path: chatPath,
             accept: request.settings.stream ? "text/event-stream" : "application/json", body: body)
         shaped.sentAsText = dto.sentAsText && toldSentAsText.set()
         return shaped

@@ -32,7 +32,13 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         // On a transfer's thread (inside libcurl's callback) this would wait for itself.
         assert(!ConsumerExecutor.runsHere, "shutdown called on a transfer's thread")
         registry.abortEveryTransfer()
+        pool.closePrepared()
         registry.waitUntilIdle(timeout: timeout)
+    }
+
+    deinit {
+        // A connection made ahead that no request took would otherwise wait for ever.
+        pool.closePrepared()
     }
 
     /// Number of transfer threads still running.
@@ -47,6 +53,9 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     /// `send`, with at most `bufferLimit` body bytes (plus one write) waiting for the consumer:
     /// past that the transfer waits too, so a fast server cannot fill the memory.
     func send(_ request: HTTPRequest, bufferLimit: Int) -> HTTPResponseStream {
+        if bufferLimit == ResponseChannel.defaultLimit, let channel = pool.adopt(request) {
+            return HTTPResponseStream(channel)
+        }
         let channel = ResponseChannel(limit: bufferLimit)
         let transfer = CurlTransfer(channel: channel, idleTimeout: request.idleTimeout, registry: registry)
         registry.started(channel)
@@ -62,41 +71,99 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
     }
 
     /// Connects, in the background, to where `request` would go (DNS, TCP, proxy, TLS) and sends
-    /// nothing, so that the connection is ready when a request is sent; whatever fails is
-    /// dropped, for the request that follows to meet and report. Only for `https://`, and only
-    /// when no connection there is kept or being made. libcurl keeps the connection when the
-    /// server speaks HTTP/2; over HTTP/1.1 it closes it, and what stays is the DNS answer and
-    /// the CA store read.
+    /// nothing, so that the connection is ready when a request is sent: the first request that
+    /// fits it (`PreparedConnection.fits`: a POST to `request`'s URL) goes on it, even one sent
+    /// while it is still connecting. Whatever fails before then is dropped, for the request that
+    /// follows to meet and report. Only for `https://`, where the handshake costs round trips,
+    /// and only when no connection there is kept or being made.
     func preconnect(_ request: HTTPRequest) {
         guard request.url.lowercased().hasPrefix("https://") else { return }
-        let key = request.connectionKey
-        guard pool.beginPreconnect(to: key) else { return }
         let channel = ResponseChannel()
-        let transfer = CurlTransfer(
-            channel: channel, idleTimeout: request.idleTimeout, registry: registry, preconnectOnly: true)
+        let transfer = CurlTransfer(channel: channel, idleTimeout: request.idleTimeout, registry: registry)
+        let connection = PreparedConnection(template: request, transfer: transfer)
+        guard pool.beginPreconnect(connection) else { return }
         registry.started(channel)
         let started = DetachedThread.start { [pool] in
-            pool.endPreconnect(to: key, handle: Self.connect(request, transfer))
+            Self.prepare(connection, pool: pool)
             transfer.registry.ended(channel)
         }
         if !started {
-            pool.endPreconnect(to: key, handle: nil)
+            let adopted = connection.close()
+            pool.endPreconnect(connection, handle: nil)
+            if adopted != nil {
+                pool.put(nil, for: request.connectionKey, by: channel)
+                channel.finish(DataError.transport(code: -1, message: "could not start a thread"))
+            }
             registry.ended(channel)
         }
     }
 
-    /// Runs a pre-connect on the calling (dedicated) thread; returns its handle.
-    private static func connect(_ request: HTTPRequest, _ transfer: CurlTransfer) -> UnsafeMutableRawPointer? {
-        guard let easy = curl_easy_init() else { return nil }
-        transfer.easy = easy
+    /// Makes a connection ahead on the calling (dedicated) thread, and carries the request handed
+    /// to it, if one is (the transfer waits for it in the pre-request callback).
+    private static func prepare(_ connection: PreparedConnection, pool: CurlHandlePool) {
+        let transfer = connection.transfer
+        guard let easy = curl_easy_init() else {
+            if let request = connection.close() { perform(request, transfer, pool: pool) }
+            pool.endPreconnect(connection, handle: nil)
+            return
+        }
+        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+        defer { errorBuffer.deallocate() }
         let context = Unmanaged.passRetained(transfer)
-        setRequestOptions(easy, request, headers: nil)
+        defer { context.release() }
+        transfer.easy = easy
+        transfer.prepared = connection
+        var template = connection.template
+        template.body = nil
+        setRequestOptions(easy, template, headers: nil)
+        // The body is read from the transfer once a request is handed over (its size is not
+        // known yet: `carry` names it in a header field).
+        _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
+        _ = ccurl_setopt_read_function(easy, readCallback)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_READDATA, context.toOpaque())
+        _ = ccurl_setopt_seek_function(easy, seekCallback)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_SEEKDATA, context.toOpaque())
+        _ = ccurl_setopt_sockopt_function(easy, sockoptCallback)
+        _ = ccurl_setopt_pointer(easy, CURLOPT_SOCKOPTDATA, context.toOpaque())
+        _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         setCallbacks(easy, context: context.toOpaque())
-        _ = curl_easy_perform(easy)
-        // The handle's options (the transfer among them) are reset before it is kept.
-        transfer.easy = nil
-        context.release()
-        return easy
+        let code = curl_easy_perform(easy)
+        transfer.prepared = nil
+        guard let request = connection.close() else {
+            transfer.easy = nil
+            pool.endPreconnect(connection, handle: easy)
+            return
+        }
+        if transfer.preparedConnectionLost || mayResend(code, transfer) {
+            // Nothing of the response came: the request goes again on a fresh connection, as
+            // libcurl does itself when a kept connection fails that way.
+            transfer.easy = nil
+            pool.put(easy, for: request.connectionKey, by: transfer.channel)
+            let again = CurlTransfer(
+                channel: transfer.channel, idleTimeout: request.idleTimeout, registry: transfer.registry)
+            perform(request, again, pool: pool)
+            return
+        }
+        finish(request, transfer, on: easy, code: code, message: String(cString: errorBuffer), pool: pool)
+    }
+
+    /// Whether a request that went on a connection made ahead failed the way a connection the
+    /// server had closed fails: after it was sent, before any byte of the response.
+    private static func mayResend(_ code: CURLcode, _ transfer: CurlTransfer) -> Bool {
+        guard transfer.reachedServer, !transfer.receivedAnything, !transfer.shouldAbort else { return false }
+        return code == CURLE_SEND_ERROR || code == CURLE_RECV_ERROR || code == CURLE_GOT_NOTHING
+    }
+
+    /// The header fields libcurl sends for `request`: its own, and `Expect:` (without it, libcurl
+    /// sends `Expect: 100-continue` for large bodies and waits for it). With `length`, the body's
+    /// length too, for a body libcurl reads through the read callback.
+    static func headerList(_ request: HTTPRequest, length: Int? = nil) -> UnsafeMutablePointer<curl_slist>? {
+        var lines = request.headers.map { "\($0.name): \($0.value)" } + ["Expect:"]
+        if let length { lines += ["Transfer-Encoding:", "Content-Length: \(length)"] }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines { list = curl_slist_append(list, line) }
+        return list
     }
 
     private static let globalInit: Bool = {
@@ -113,11 +180,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         }
         transfer.easy = easy
 
-        var headerList: UnsafeMutablePointer<curl_slist>?
-        // Without this, libcurl sends `Expect: 100-continue` for large bodies and waits for it.
-        for line in request.headers.map({ "\($0.name): \($0.value)" }) + ["Expect:"] {
-            headerList = curl_slist_append(headerList, line)
-        }
+        let headerList = headerList(request)
         defer { curl_slist_free_all(headerList) }
 
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -133,11 +196,19 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
         transfer.touch()
         let code = curl_easy_perform(easy)
+        finish(request, transfer, on: easy, code: code, message: String(cString: errorBuffer), pool: pool)
+    }
+
+    /// Ends a transfer that carried `request`: the handle back in the pool before the consumer
+    /// learns the end, so that its next request finds it; then the end, or how it failed.
+    private static func finish(
+        _ request: HTTPRequest, _ transfer: CurlTransfer, on easy: UnsafeMutableRawPointer, code: CURLcode,
+        message: String, pool: CurlHandlePool
+    ) {
         if code == CURLE_OK { transfer.sendHeadIfNeeded() }
-        let error = failure(code, of: request, transfer, message: String(cString: errorBuffer))
-        // Back in the pool before the consumer learns the end, so its next request finds it.
+        let error = failure(code, of: request, transfer, message: message)
         transfer.easy = nil
-        pool.put(easy, for: key, by: transfer.channel)
+        pool.put(easy, for: request.connectionKey, by: transfer.channel)
         transfer.channel.finish(error)
     }
 
@@ -287,11 +358,57 @@ private let progressCallback: curl_xferinfo_callback = { userData, _, _, _, _ in
     return 0
 }
 
-/// Called once a connection (new or kept) is ready, before the request is sent: a pre-connect
-/// stops here, having sent nothing.
-private let prereqCallback: curl_prereq_callback = { userData, _, _, _, _ in
+/// Called once a connection (new or kept) is ready, before the request is sent. A connection
+/// made ahead waits here, having sent nothing, for its request; it is then checked (the server
+/// may have closed it while it waited) and given the request's header fields and body.
+private let prereqCallback: curl_prereq_callback = { userData, _, _, _, localPort in
     guard let userData else { return Int32(CURL_PREREQFUNC_OK) }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
     transfer.reachedServer = true
-    return transfer.preconnectOnly || transfer.shouldAbort ? Int32(CURL_PREREQFUNC_ABORT) : Int32(CURL_PREREQFUNC_OK)
+    if transfer.shouldAbort { return Int32(CURL_PREREQFUNC_ABORT) }
+    guard let connection = transfer.prepared else { return Int32(CURL_PREREQFUNC_OK) }
+    guard let request = connection.waitForRequest(), !transfer.shouldAbort, let easy = transfer.easy else {
+        return Int32(CURL_PREREQFUNC_ABORT)
+    }
+    transfer.touch()
+    if transfer.peerClosed(localPort: Int(localPort)) {
+        transfer.preparedConnectionLost = true
+        return Int32(CURL_PREREQFUNC_ABORT)
+    }
+    transfer.body = request.body ?? []
+    transfer.bodyOffset = 0
+    transfer.headerList = CurlHTTPClient.headerList(request, length: transfer.body.count)
+    // libcurl reads the header fields when it writes the request, after this callback.
+    _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, transfer.headerList)
+    return Int32(CURL_PREREQFUNC_OK)
+}
+
+/// The body of a request handed to a connection made ahead, as libcurl asks for it.
+private let readCallback: curl_read_callback = { buffer, size, count, userData in
+    guard let buffer, let userData else { return Int(CURL_READFUNC_ABORT) }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
+    if transfer.shouldAbort { return Int(CURL_READFUNC_ABORT) }
+    let length = min(size * count, transfer.body.count - transfer.bodyOffset)
+    transfer.body.withUnsafeBytes { bytes in
+        UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + transfer.bodyOffset, byteCount: length)
+    }
+    transfer.bodyOffset += length
+    return length
+}
+
+/// Back to a place in that body, for libcurl to send it again.
+private let seekCallback: curl_seek_callback = { userData, offset, origin in
+    guard let userData, origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
+    guard offset >= 0, Int(offset) <= transfer.body.count else { return Int32(CURL_SEEKFUNC_FAIL) }
+    transfer.bodyOffset = Int(offset)
+    return Int32(CURL_SEEKFUNC_OK)
+}
+
+/// Notes each socket libcurl opens, for `CurlTransfer.peerClosed`.
+private let sockoptCallback: curl_sockopt_callback = { userData, socket, _ in
+    if let userData {
+        Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue().sockets.append(socket)
+    }
+    return Int32(CURL_SOCKOPT_OK)
 }

@@ -16,11 +16,11 @@ internal import CCurl
 /// cache at once, which libcurl 7.88 documents as unsupported. Two transfers that overlap take
 /// two handles, and so two connections; both are kept.
 ///
-/// A pre-connect (`CurlHTTPClient.preconnect`) puts its handle here once connected; a transfer
-/// that starts before then opens a connection of its own.
+/// A connection made ahead (`PreparedConnection`) is listed here until the first request that
+/// fits it is handed to it (`adopt`), even while it is still connecting.
 ///
-/// `@unchecked Sendable`: `idle`, `connecting` and `inUse` are guarded by `mutex`; the handles in `idle`
-/// are used by no thread while they are there.
+/// `@unchecked Sendable`: `idle`, `prepared` and `inUse` are guarded by `mutex`; the handles in
+/// `idle` are used by no thread while they are there.
 final class CurlHandlePool: @unchecked Sendable {
     /// Idle handles kept per place; a handle past these is cleaned up when put back.
     static let keptPerKey = 4
@@ -29,8 +29,8 @@ final class CurlHandlePool: @unchecked Sendable {
     static let drainWait = 0.25
 
     private var idle: [String: [UnsafeMutableRawPointer]] = [:]
-    /// The places a pre-connect is under way to.
-    private var connecting: Set<String> = []
+    /// The connections made ahead that wait for a request, per place.
+    private var prepared: [String: PreparedConnection] = [:]
     /// The transfers using a handle, by their channels, per place.
     private var inUse: [String: [ResponseChannel]] = [:]
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -61,9 +61,8 @@ final class CurlHandlePool: @unchecked Sendable {
     /// A handle for `transfer` to `key`: the one used last for it, with its connections, or a
     /// new one; nil if libcurl cannot make one. Waits, rather than open a second connection, for
     /// a transfer to `key` whose consumer has stopped reading (`ResponseChannel.stopReading`)
-    /// while it takes its body's last bytes (up to `drainWait` seconds). It does not wait for a
-    /// pre-connect under way: over HTTP/1.1 that one's connection is not kept, and waiting for it
-    /// would cost a handshake.
+    /// while it takes its body's last bytes (up to `drainWait` seconds). A request that fits a
+    /// connection made ahead goes there instead (`adopt`).
     func take(for key: String, by transfer: ResponseChannel) -> UnsafeMutableRawPointer? {
         pthread_mutex_lock(mutex)
         if idle[key, default: []].isEmpty && hasDraining(key) {
@@ -83,15 +82,15 @@ final class CurlHandlePool: @unchecked Sendable {
 
     /// Gives back a handle `take` gave: it keeps its connection for the next transfer to `key`.
     /// Its options are reset here, so that an idle handle points at nothing of a transfer's.
-    func put(_ handle: UnsafeMutableRawPointer, for key: String, by transfer: ResponseChannel) {
-        curl_easy_reset(handle)
+    func put(_ handle: UnsafeMutableRawPointer?, for key: String, by transfer: ResponseChannel) {
+        if let handle { curl_easy_reset(handle) }
         pthread_mutex_lock(mutex)
         inUse[key]?.removeAll { $0 === transfer }
-        let kept = idle[key, default: []].count < Self.keptPerKey
-        if kept { idle[key, default: []].append(handle) }
+        let kept = handle != nil && idle[key, default: []].count < Self.keptPerKey
+        if kept, let handle { idle[key, default: []].append(handle) }
         pthread_cond_broadcast(returned)
         pthread_mutex_unlock(mutex)
-        if !kept { curl_easy_cleanup(handle) }
+        if !kept, let handle { curl_easy_cleanup(handle) }
     }
 
     /// Whether a transfer to `key` is taking its last bytes, its consumer gone. Under `mutex`.
@@ -99,27 +98,51 @@ final class CurlHandlePool: @unchecked Sendable {
         inUse[key, default: []].contains { $0.drainingSince.load(ordering: .relaxed) != 0 }
     }
 
-    /// Whether a pre-connect to `key` is worth starting: no handle for it is idle, in use or
-    /// connecting. If so, it counts as under way until `endPreconnect`.
-    func beginPreconnect(to key: String) -> Bool {
+    /// Whether a connection made ahead to `key` is worth starting: no handle for it is idle, in
+    /// use or being prepared. If so, `connection` is listed until it is adopted or ended.
+    func beginPreconnect(_ connection: PreparedConnection) -> Bool {
+        let key = connection.template.connectionKey
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        guard idle[key, default: []].isEmpty, inUse[key, default: []].isEmpty, !connecting.contains(key) else {
+        guard idle[key, default: []].isEmpty, inUse[key, default: []].isEmpty, prepared[key] == nil else {
             return false
         }
-        connecting.insert(key)
+        prepared[key] = connection
         return true
     }
 
-    /// The pre-connect to `key` is over; its handle, if it made one, goes back to the pool.
-    func endPreconnect(to key: String, handle: UnsafeMutableRawPointer?) {
+    /// The channel of a connection made ahead that takes `request` (which then counts as using
+    /// that connection's handle, given back with `put`), or nil.
+    func adopt(_ request: HTTPRequest) -> ResponseChannel? {
+        let key = request.connectionKey
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard let connection = prepared[key], connection.fits(request), connection.adopt(request) else { return nil }
+        prepared[key] = nil
+        let channel = connection.transfer.channel
+        inUse[key, default: []].append(channel)
+        return channel
+    }
+
+    /// A connection made ahead ended with no request; its handle, if it made one, goes back to
+    /// the pool.
+    func endPreconnect(_ connection: PreparedConnection, handle: UnsafeMutableRawPointer?) {
+        let key = connection.template.connectionKey
         if let handle { curl_easy_reset(handle) }
         pthread_mutex_lock(mutex)
         let kept = handle != nil && idle[key, default: []].count < Self.keptPerKey
         if kept, let handle { idle[key, default: []].append(handle) }
-        connecting.remove(key)
+        if prepared[key] === connection { prepared[key] = nil }
         pthread_cond_broadcast(returned)
         pthread_mutex_unlock(mutex)
         if !kept, let handle { curl_easy_cleanup(handle) }
+    }
+
+    /// Closes every connection made ahead that waits for a request: the process is ending.
+    func closePrepared() {
+        pthread_mutex_lock(mutex)
+        let waiting = Array(prepared.values)
+        pthread_mutex_unlock(mutex)
+        for connection in waiting { connection.close() }
     }
 }

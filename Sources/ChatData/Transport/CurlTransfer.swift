@@ -18,8 +18,6 @@ final class CurlTransfer: @unchecked Sendable {
     let lastActivity = Atomic<UInt64>(MonotonicClock.nanoseconds())
     let idleTimeoutNanos: UInt64
     let registry: CurlTransferRegistry
-    /// A pre-connect: the transfer stops once connected, before sending anything.
-    let preconnectOnly: Bool
 
     // Transfer thread only.
     var easy: UnsafeMutableRawPointer?
@@ -32,12 +30,27 @@ final class CurlTransfer: @unchecked Sendable {
     var idleTimedOut = false
     /// A connection, new or reused, was ready for the request (libcurl's pre-request callback).
     var reachedServer = false
+    /// A connection made ahead, which this transfer makes and which waits, connected, for the
+    /// request to hand it (`PreparedConnection.waitForRequest`); nil for a request sent at once.
+    var prepared: PreparedConnection?
+    /// The connection made ahead was found closed by the server before its request was sent.
+    var preparedConnectionLost = false
+    /// The sockets libcurl opened for this transfer (to find the connection's own).
+    var sockets: [Int32] = []
+    /// The body of a request handed to a connection made ahead, read by libcurl's read
+    /// callback from `bodyOffset` on, and its header fields, freed when the transfer ends.
+    var body: [UInt8] = []
+    var bodyOffset = 0
+    var headerList: UnsafeMutablePointer<curl_slist>?
 
-    init(channel: ResponseChannel, idleTimeout: Double, registry: CurlTransferRegistry, preconnectOnly: Bool = false) {
+    init(channel: ResponseChannel, idleTimeout: Double, registry: CurlTransferRegistry) {
         self.channel = channel
         self.idleTimeoutNanos = UInt64(max(idleTimeout, 0.001) * 1_000_000_000)
         self.registry = registry
-        self.preconnectOnly = preconnectOnly
+    }
+
+    deinit {
+        curl_slist_free_all(headerList)
     }
 
     /// The process is ending, or the consumer is gone, unless it stopped reading a complete
@@ -70,6 +83,54 @@ final class CurlTransfer: @unchecked Sendable {
         var status = 0
         _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
         channel.send(head: HTTPResponseHead(status: status, headers: headers))
+    }
+
+    /// Whether any of the response (a status line, a header, a body byte) arrived.
+    var receivedAnything: Bool {
+        blockStatus != 0 || headSent
+    }
+
+    /// Whether the server closed (or reset) the connection whose local port is `port`, as a
+    /// server does with one left idle: checked, without reading, before a request goes on a
+    /// connection made ahead.
+    func peerClosed(localPort port: Int) -> Bool {
+        for socket in sockets {
+            var address = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+            }
+            guard named == 0, Self.port(of: address) == port else { continue }
+            var poller = pollfd(fd: socket, events: Int16(POLLIN) | Self.peerShutdown, revents: 0)
+            guard poll(&poller, 1, 0) > 0 else { return false }
+            return poller.revents & (Self.peerShutdown | Int16(POLLHUP) | Int16(POLLERR)) != 0
+        }
+        return false
+    }
+
+    /// `POLLRDHUP`: the peer shut its side (Linux; Glibc's module leaves it out, as a GNU
+    /// extension). Elsewhere only a reset connection (`POLLHUP`) is seen.
+    #if os(Linux)
+        private static let peerShutdown: Int16 = 0x2000
+    #else
+        private static let peerShutdown: Int16 = 0
+    #endif
+
+    private static func port(of address: sockaddr_storage) -> Int {
+        var copy = address
+        switch Int32(address.ss_family) {
+        case AF_INET:
+            return withUnsafePointer(to: &copy) {
+                $0.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+            }
+        case AF_INET6:
+            return withUnsafePointer(to: &copy) {
+                $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    Int(UInt16(bigEndian: $0.pointee.sin6_port))
+                }
+            }
+        default: return -1
+        }
     }
 
     /// Whether a connection was made, to tell a connect timeout from an idle one.

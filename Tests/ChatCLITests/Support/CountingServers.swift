@@ -35,21 +35,35 @@ final class CountingProcess: @unchecked Sendable {
     }
 
     /// An HTTPS server that keeps connections alive (HTTP/1.1) and answers every POST with a
-    /// short streamed answer, "turn N" for the N-th request (from 1). Arguments: certificate, key.
+    /// short streamed answer, "turn N" for the N-th answer (from 1); `badbody N` if a request's
+    /// body was not whole JSON. Arguments: certificate, key, then any of `idle-close=SECONDS`
+    /// (a connection idle that long is closed, as servers do) and `drop-first` (the first
+    /// request is read, then its connection closed with no answer).
     static let keepAliveTLSServer = #"""
         import http.server, itertools, json, ssl, sys, threading
 
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(sys.argv[1], sys.argv[2])
         connections, requests, lock = itertools.count(), itertools.count(1), threading.Lock()
+        options = dict(o.partition("=")[::2] for o in sys.argv[3:])
+        dropped = []
 
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            timeout = float(options["idle-close"]) if "idle-close" in options else None
 
             def do_POST(self):
-                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 with lock:
                     print("request", self.connection_number, flush=True)
+                    try:
+                        json.loads(body)
+                    except ValueError:
+                        print("badbody", self.connection_number, flush=True)
+                    if "drop-first" in options and not dropped:
+                        dropped.append(True)
+                        self.close_connection = True
+                        return
                     text = "turn %d" % next(requests)
                 chunks = [
                     {"choices": [{"index": 0, "delta": {"content": text}}]},

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A connection made ahead (`CurlHTTPClient.preconnect`): a transfer that connects (DNS, TCP,
+/// proxy, TLS) and then waits, in libcurl's pre-request callback, having sent nothing, for the
+/// request it will carry. The first request that goes where it goes (`template`'s method, URL
+/// and limits) is handed to it (`adopt`) and leaves on that connection the moment it is ready,
+/// or at once if it already is; if none comes, it is dropped when the process ends, and the
+/// server saw a handshake and nothing else.
+///
+/// Waiting in the callback is what keeps the connection: libcurl closes an HTTP/1.1 connection
+/// whose transfer was stopped before its request (a premature end), so a pre-connect that
+/// returned would be lost over HTTP/1.1.
+///
+/// `@unchecked Sendable`: `state` is guarded by `mutex`; the transfer's thread waits on
+/// `changed`, which a pthread condition needs.
+final class PreparedConnection: @unchecked Sendable {
+    private enum State {
+        /// Connecting, or connected and waiting for its request.
+        case open
+        /// A request was handed over.
+        case adopted(HTTPRequest)
+        /// Nothing more will be handed over: the process is ending, or the transfer ended.
+        case closed
+    }
+
+    /// What the connection was made for: a request is handed over only if it matches.
+    let template: HTTPRequest
+    /// The transfer that makes the connection and then carries the request.
+    let transfer: CurlTransfer
+    private var state = State.open
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let changed: UnsafeMutablePointer<pthread_cond_t>
+
+    init(template: HTTPRequest, transfer: CurlTransfer) {
+        self.template = template
+        self.transfer = transfer
+        mutex = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        changed = .allocate(capacity: 1)
+        pthread_cond_init(changed, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(changed)
+        changed.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    /// Whether `request` can go on this connection as it was set up: a POST with a body to the
+    /// same URL, with the same limits (the method, address and limits are fixed once a
+    /// transfer starts; the header fields and the body are not yet sent).
+    func fits(_ request: HTTPRequest) -> Bool {
+        request.method == "POST" && template.method == "POST" && request.body != nil && request.url == template.url
+            && request.connectionKey == template.connectionKey
+            && request.acceptCompression == template.acceptCompression
+            && request.connectTimeout == template.connectTimeout && request.idleTimeout == template.idleTimeout
+    }
+
+    /// Hands `request` to the connection; false if it no longer takes one.
+    func adopt(_ request: HTTPRequest) -> Bool {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        guard case .open = state else { return false }
+        state = .adopted(request)
+        pthread_cond_signal(changed)
+        return true
+    }
+
+    /// Waits (on the transfer's thread, connected) until a request is handed over; nil if the
+    /// connection is closed first.
+    func waitForRequest() -> HTTPRequest? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        while case .open = state { pthread_cond_wait(changed, mutex) }
+        if case .adopted(let request) = state { return request }
+        return nil
+    }
+
+    /// Takes no request from now on; returns the one handed over, if any.
+    @discardableResult
+    func close() -> HTTPRequest? {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if case .adopted(let request) = state { return request }
+        state = .closed
+        pthread_cond_signal(changed)
+        return nil
+    }
+}
