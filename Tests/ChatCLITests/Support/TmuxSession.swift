@@ -70,7 +70,7 @@ struct TmuxSession {
     }
 
     /// Waits until the screen satisfies `condition` (at most `timeout` seconds).
-    func waitForScreen(timeout: Double = 10, _ condition: (String) -> Bool) async -> Bool {
+    func waitForScreen(timeout: Double = 30, _ condition: (String) -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(screen()) { return true }
@@ -80,7 +80,7 @@ struct TmuxSession {
     }
 
     /// The exit status the program reported on the screen once it ended (at most `timeout` s).
-    func exitStatus(timeout: Double = 10) async -> Int? {
+    func exitStatus(timeout: Double = 30) async -> Int? {
         var status: Int?
         _ = await waitForScreen(timeout: timeout) { screen in
             guard let range = screen.range(of: "exit status ") else { return false }
