@@ -118,13 +118,13 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         template.body = nil
         setRequestOptions(easy, template, headers: nil)
         // The body is read from the transfer once a request is handed over (its size is not
-        // known yet: `carry` names it in a header field).
+        // known yet: the pre-request callback names it in a header field).
         _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
-        _ = ccurl_setopt_read_function(easy, readCallback)
+        _ = ccurl_setopt_read_function(easy, CurlCallbacks.read)
         _ = ccurl_setopt_pointer(easy, CURLOPT_READDATA, context.toOpaque())
-        _ = ccurl_setopt_seek_function(easy, seekCallback)
+        _ = ccurl_setopt_seek_function(easy, CurlCallbacks.seek)
         _ = ccurl_setopt_pointer(easy, CURLOPT_SEEKDATA, context.toOpaque())
-        _ = ccurl_setopt_sockopt_function(easy, sockoptCallback)
+        _ = ccurl_setopt_sockopt_function(easy, CurlCallbacks.sockopt)
         _ = ccurl_setopt_pointer(easy, CURLOPT_SOCKOPTDATA, context.toOpaque())
         _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         setCallbacks(easy, context: context.toOpaque())
@@ -259,14 +259,14 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
     /// Hands the transfer (`context`) to the write, header, progress and pre-request callbacks.
     private static func setCallbacks(_ easy: UnsafeMutableRawPointer, context: UnsafeMutableRawPointer) {
-        _ = ccurl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, writeCallback)
+        _ = ccurl_setopt_write_function(easy, CURLOPT_WRITEFUNCTION, CurlCallbacks.write)
         _ = ccurl_setopt_pointer(easy, CURLOPT_WRITEDATA, context)
-        _ = ccurl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, headerCallback)
+        _ = ccurl_setopt_write_function(easy, CURLOPT_HEADERFUNCTION, CurlCallbacks.header)
         _ = ccurl_setopt_pointer(easy, CURLOPT_HEADERDATA, context)
         _ = ccurl_setopt_long(easy, CURLOPT_NOPROGRESS, 0)
-        _ = ccurl_setopt_xferinfo_function(easy, progressCallback)
+        _ = ccurl_setopt_xferinfo_function(easy, CurlCallbacks.progress)
         _ = ccurl_setopt_pointer(easy, CURLOPT_XFERINFODATA, context)
-        _ = ccurl_setopt_prereq_function(easy, prereqCallback)
+        _ = ccurl_setopt_prereq_function(easy, CurlCallbacks.prereq)
         _ = ccurl_setopt_pointer(easy, CURLOPT_PREREQDATA, context)
     }
 
@@ -286,129 +286,4 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         let text = message.isEmpty ? String(cString: curl_easy_strerror(code)) : message
         return DataError.transport(code: Int(code.rawValue), message: text)
     }
-}
-
-// The callbacks capture nothing: libcurl hands the transfer back through its user-data pointer.
-
-private let writeCallback: curl_write_callback = { buffer, size, count, userData in
-    guard let userData else { return 0 }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
-    if transfer.shouldAbort { return Int(CURL_WRITEFUNC_ERROR) }
-    transfer.touch()
-    transfer.sendHeadIfNeeded()
-    let length = size * count
-    if let buffer, length > 0 {
-        guard transfer.deliver(UnsafeRawBufferPointer(start: buffer, count: length)) else {
-            return Int(CURL_WRITEFUNC_ERROR)
-        }
-    }
-    return length
-}
-
-private let headerCallback: curl_write_callback = { buffer, size, count, userData in
-    guard let userData else { return 0 }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
-    if transfer.shouldAbort { return 0 }
-    transfer.touch()
-    let length = size * count
-    guard let buffer, length > 0 else { return length }
-    let line = String(decoding: UnsafeRawBufferPointer(start: buffer, count: length), as: UTF8.self)
-    if line.hasPrefix("HTTP/") {
-        // A new response block (1xx, or a proxy's CONNECT answer before the real one).
-        transfer.headers = [:]
-        transfer.lastHeader = nil
-        transfer.blockStatus = Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    } else if line.first == " " || line.first == "\t" {
-        // An obsolete folded line (RFC 9112, 5.2) continues the field above: joined to it with
-        // a space, never a field of its own.
-        if let name = transfer.lastHeader, let value = transfer.headers[name] {
-            let more = line.trimmingASCIIWhitespace()
-            transfer.headers[name] = more.isEmpty ? value : value.isEmpty ? more : value + " " + more
-        }
-    } else if line == "\r\n" || line == "\n" {
-        // The end of a block: if it is the final response, the head is known before any body.
-        var status = 0
-        if let easy = transfer.easy { _ = ccurl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status) }
-        if transfer.blockStatus >= 200 && status == transfer.blockStatus {
-            transfer.sendHeadIfNeeded()
-        }
-    } else if let colon = line.firstIndex(of: ":") {
-        let name = line[..<colon].trimmingASCIIWhitespace().lowercased()
-        let value = line[line.index(after: colon)...].trimmingASCIIWhitespace()
-        transfer.headers[name] = value
-        transfer.lastHeader = name
-    }
-    return length
-}
-
-private let progressCallback: curl_xferinfo_callback = { userData, _, _, _, _ in
-    guard let userData else { return 0 }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
-    if transfer.shouldAbort { return 1 }
-    guard transfer.isConnected else {
-        // Connecting is timed by CURLOPT_CONNECTTIMEOUT; the idle clock starts once connected.
-        transfer.touch()
-        return 0
-    }
-    let idle = MonotonicClock.nanoseconds() &- transfer.lastActivity.load(ordering: .relaxed)
-    if idle > transfer.idleTimeoutNanos {
-        transfer.idleTimedOut = true
-        return 1
-    }
-    return 0
-}
-
-/// Called once a connection (new or kept) is ready, before the request is sent. A connection
-/// made ahead waits here, having sent nothing, for its request; it is then checked (the server
-/// may have closed it while it waited) and given the request's header fields and body.
-private let prereqCallback: curl_prereq_callback = { userData, _, _, _, localPort in
-    guard let userData else { return Int32(CURL_PREREQFUNC_OK) }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
-    transfer.reachedServer = true
-    if transfer.shouldAbort { return Int32(CURL_PREREQFUNC_ABORT) }
-    guard let connection = transfer.prepared else { return Int32(CURL_PREREQFUNC_OK) }
-    guard let request = connection.waitForRequest(), !transfer.shouldAbort, let easy = transfer.easy else {
-        return Int32(CURL_PREREQFUNC_ABORT)
-    }
-    transfer.touch()
-    if transfer.peerClosed(localPort: Int(localPort)) {
-        transfer.preparedConnectionLost = true
-        return Int32(CURL_PREREQFUNC_ABORT)
-    }
-    transfer.body = request.body ?? []
-    transfer.bodyOffset = 0
-    transfer.headerList = CurlHTTPClient.headerList(request, length: transfer.body.count)
-    // libcurl reads the header fields when it writes the request, after this callback.
-    _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, transfer.headerList)
-    return Int32(CURL_PREREQFUNC_OK)
-}
-
-/// The body of a request handed to a connection made ahead, as libcurl asks for it.
-private let readCallback: curl_read_callback = { buffer, size, count, userData in
-    guard let buffer, let userData else { return Int(CURL_READFUNC_ABORT) }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
-    if transfer.shouldAbort { return Int(CURL_READFUNC_ABORT) }
-    let length = min(size * count, transfer.body.count - transfer.bodyOffset)
-    transfer.body.withUnsafeBytes { bytes in
-        UnsafeMutableRawPointer(buffer).copyMemory(from: bytes.baseAddress! + transfer.bodyOffset, byteCount: length)
-    }
-    transfer.bodyOffset += length
-    return length
-}
-
-/// Back to a place in that body, for libcurl to send it again.
-private let seekCallback: curl_seek_callback = { userData, offset, origin in
-    guard let userData, origin == SEEK_SET else { return Int32(CURL_SEEKFUNC_CANTSEEK) }
-    let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
-    guard offset >= 0, Int(offset) <= transfer.body.count else { return Int32(CURL_SEEKFUNC_FAIL) }
-    transfer.bodyOffset = Int(offset)
-    return Int32(CURL_SEEKFUNC_OK)
-}
-
-/// Notes each socket libcurl opens, for `CurlTransfer.peerClosed`.
-private let sockoptCallback: curl_sockopt_callback = { userData, socket, _ in
-    if let userData {
-        Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue().sockets.append(socket)
-    }
-    return Int32(CURL_SOCKOPT_OK)
 }
