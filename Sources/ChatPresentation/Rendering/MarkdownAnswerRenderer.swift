@@ -18,6 +18,19 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
             var previewing = false
             var ended = false
             var outputClosed = false
+
+            /// After a piece: starts timing what is held, or stops; returns whether the stall
+            /// timer is to be armed now.
+            mutating func timeHeld() -> Bool {
+                guard stream.holdsHidden else {
+                    holdingSince = nil
+                    return false
+                }
+                if holdingSince == nil { holdingSince = .now }
+                guard !timerArmed else { return false }
+                timerArmed = true
+                return true
+            }
         }
 
         let state: Mutex<State>
@@ -49,15 +62,7 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
         /// After a piece: starts timing what is held, or stops.
         func afterPiece(_ state: inout State) {
             guard let holdBack else { return }
-            if state.stream.holdsHidden {
-                if state.holdingSince == nil { state.holdingSince = .now }
-                if !state.timerArmed {
-                    state.timerArmed = true
-                    schedule(after: holdBack)
-                }
-            } else {
-                state.holdingSince = nil
-            }
+            if state.timeHeld() { schedule(after: holdBack) }
         }
 
         private func schedule(after delay: Duration) {
@@ -86,6 +91,8 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
     private let shared: Shared
     private var events: AnswerEventRouter
     private let cleanUp: [UInt8]
+    private let theme: MarkdownTheme
+    private let width: @Sendable () -> Int
     public private(set) var printedText = false
     public var outputClosed: Bool { events.outputClosed }
 
@@ -99,6 +106,8 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
         shared = Shared(
             stream: MarkdownStream(theme: theme, width: width), output: output,
             holdBack: theme.escapes ? holdBack : nil)
+        self.theme = theme
+        self.width = width
         events = AnswerEventRouter(notes: AnswerNotes(sink: notes, style: notesStyle))
         // No style, no open hyperlink, the cursor shown (whatever an interrupted answer left).
         cleanUp = theme.escapes ? theme.reset + theme.closeLink + Array("\u{1B}[?25h".utf8) : []
@@ -117,6 +126,38 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
         self.init(
             output: output, notes: notes, notesStyle: notesStyle, theme: theme,
             width: { TerminalSize.columns(fd: fd) ?? fallback })
+    }
+
+    /// The request is on its way: rendering's first-use costs are paid now (`warmUp`), while the
+    /// answer is awaited, not between the first piece's arrival and its write.
+    public func started(conversation: String?) {
+        Self.warmUp(theme: theme, width: width)
+    }
+
+    private static let warmedUp = Atomic(false)
+
+    /// Once a process: `renderSample`, so that what a process does at the first piece only (the
+    /// runtime builds the metadata of the stream's generic and optional types from their mangled
+    /// names, the code is paged in, the width's `ioctl` bound) is done before the answer arrives.
+    /// Returns whether this call did it.
+    @discardableResult
+    static func warmUp(theme: MarkdownTheme, width: @escaping @Sendable () -> Int) -> Bool {
+        guard !warmedUp.exchange(true, ordering: .relaxed) else { return false }
+        renderSample(theme: theme, width: width)
+        return true
+    }
+
+    /// Renders a sample through a stream and state of its own and drops them: the first piece's
+    /// path (a paragraph's first word, held and shown tentatively), then the rest of its line.
+    /// Nothing reaches any output, and no stall timer is started (the state is nobody's).
+    static func renderSample(theme: MarkdownTheme, width: @escaping @Sendable () -> Int) {
+        var state = Shared.State(stream: MarkdownStream(theme: theme, width: width))
+        for piece in ["Warm", "ing up.\n"] {
+            state.stream.receive(piece)
+            state.stream.drainOutput { _ in }
+            _ = state.timeHeld()
+        }
+        _ = state.stream.finish()
     }
 
     public func render(_ event: ChatEvent) {
