@@ -450,11 +450,14 @@ def main():
         base_ttft = server.base(**shapes["ttft"])
         body_ttft, _ = captured_body(base_ttft, "hi")
         marker = fake_server.piece_text(0, 4).encode()
+        # 75 rounds: the added time is a fraction of a millisecond, and with 25 the median ratio
+        # of two runs of identical code passed 1.2x in about 6% of resampled runs on a loaded
+        # machine (docs/PERFORMANCE.md, round 22); with 75, under 1%.
         clients = [
             # On a terminal chat renders by default; the row held to curl is `--raw`, as before.
-            Client("chat", reps(25), lambda: ([chat, "--raw", "--base-url", base_ttft, "hi"], chat_env())),
-            Client("curl", reps(25), lambda: (curl_args(body_ttft, base_ttft), chat_env())),
-            Client(RENDERED, reps(25), lambda: ([chat, "--base-url", base_ttft, "hi"], chat_env())),
+            Client("chat", reps(75), lambda: ([chat, "--raw", "--base-url", base_ttft, "hi"], chat_env())),
+            Client("curl", reps(75), lambda: (curl_args(body_ttft, base_ttft), chat_env())),
+            Client(RENDERED, reps(75), lambda: ([chat, "--base-url", base_ttft, "hi"], chat_env())),
         ]
         for name in peers:
             clients.append(Client(name, 2, lambda name=name: (peer_argv(name, "ttft", "hi"),
