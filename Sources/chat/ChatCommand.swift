@@ -88,13 +88,17 @@ enum ChatCommand {
     /// `--models` and a chat: the settings, a client for the server, then the mode.
     private static func withServer(_ options: CommandLineOptions, _ console: Console) async -> Int32 {
         let builder = SessionBuilder(options: options, console: console)
+        // libcurl's one-time set-up (OpenSSL's, most of it) runs on another thread while the
+        // settings are read, and the history opens while it ends (docs/PERFORMANCE.md, round 21).
+        async let made = CurlHTTPClient()
         let settings: ResolvedSettings
         do throws(RunFailure) {
             settings = try await builder.settings()
         } catch {
             return console.fail(error.message, status: error.status)
         }
-        let client = CurlHTTPClient()
+        let history = options.action == .chat ? builder.history(settings) : nil
+        let client = await made
         defer { client.shutdown() }
         // The repository speaks the API of the provider the settings name (`server.provider`).
         let repository = ServerGPTRepository(server: settings.server, client: client)
@@ -111,7 +115,7 @@ enum ChatCommand {
             }.run(current: settings.chat.model)
         }
         do throws(RunFailure) {
-            let session = try await builder.session(settings, repository, modelList)
+            let session = try await builder.session(settings, repository, modelList, history: history)
             let status = await ChatMode(
                 session: session, options: options, console: console, connectAhead: repository.preconnect
             ).run()
