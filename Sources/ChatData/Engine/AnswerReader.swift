@@ -28,7 +28,6 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     private var done = false
     private var events: [ChatEvent] = []
     private var nextEvent = 0
-    private var warmedUp = false
 
     /// Sends the first request at once, so it is on its way while the caller does other work.
     init(runner: RequestRunner<Provider>, request: ChatRequest) {
@@ -36,6 +35,12 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
         self.request = request
         variant = runner.provider.variant(for: request)
         startAttempt()
+        guard attempt != nil else { return }
+        // The request is on its way: the first-use costs of the decoding path, and of reading on
+        // the transfer's thread, are paid now, before the caller's own work while it waits (a
+        // one-shot stores its question, and reads only once that is done), not after it.
+        Attempt.warmUp(runner.provider)
+        ConsumerExecutor.warmUp()
     }
 
     func read(_ onEvent: (ChatEvent) -> Void) async throws(ChatError) {
@@ -86,13 +91,6 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
             guard let current = attempt else {
                 done = true
                 return nil
-            }
-            if !warmedUp {
-                // The request is on its way: the first-use costs of the decoding path, and of
-                // reading on the transfer's thread, go here.
-                warmedUp = true
-                Attempt.warmUp(runner.provider)
-                ConsumerExecutor.warmUp()
             }
             do {
                 if try await current.read(into: &events) { continue }
