@@ -32,7 +32,15 @@ enum ChatCommand {
             exit(console.fail(error.message, status: 2))
         }
         if let status = quickAnswer(options, console) { exit(status) }
-        Task.detached { exit(await run(options, console)) }
+        Task.detached {
+            let status = await run(options, console)
+            // Everything chat opened is closed or written by now (its output unbuffered; stdio,
+            // which libedit uses, flushed here), so the process ends without running the
+            // destructors of the libraries libcurl loads (GnuTLS, p11-kit, Kerberos, LDAP), none
+            // of which chat needs to run (docs/PERFORMANCE.md, round 21).
+            fflush(nil)
+            _exit(status)
+        }
         // The main thread only waits, in sigsuspend with no signal blocked, so SIGINT, SIGTERM
         // and SIGHUP reach chat's handler here even when chat was started with them blocked
         // (the handler passes them on to a thread reading the terminal). That is where
