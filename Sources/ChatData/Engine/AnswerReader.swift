@@ -45,18 +45,20 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
 
     func read(_ onEvent: (ChatEvent) -> Void) async throws(ChatError) {
         let preferred = withUnsafeCurrentTask { $0?.unownedTaskExecutor } == nil ? runner.readingExecutor : nil
-        let ended: Result<Void, ChatError> = await withTaskExecutorPreference(preferred) {
+        // Why it failed, if it did: an optional, not a `Result` of `ChatError`, whose type
+        // metadata cost a search of the binary's conformances on every run.
+        let failure: ChatError? = await withTaskExecutorPreference(preferred) {
             do {
                 while let event = try await next() { onEvent(event) }
-                return .success(())
+                return nil
             } catch {
-                return .failure(Self.chatError(from: error))
+                return Self.chatError(from: error)
             }
         }
         // What follows the answer (storing it, the next prompt, ending the process) never runs
         // inside libcurl's callback.
         await ConsumerExecutor.leaveTransferThread()
-        try ended.get()
+        if let failure { throw failure }
     }
 
     private static func chatError(from error: any Error) -> ChatError {
