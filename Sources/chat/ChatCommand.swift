@@ -32,8 +32,9 @@ enum ChatCommand {
             exit(console.fail(error.message, status: 2))
         }
         if let status = quickAnswer(options, console) { exit(status) }
+        let early = EarlyClient()
         Task.detached {
-            let status = await run(options, console)
+            let status = await run(options, console, early)
             // Everything chat opened is closed or written by now (its output unbuffered; stdio,
             // which libedit uses, flushed here), so the process ends without running the
             // destructors of the libraries libcurl loads (GnuTLS, p11-kit, Kerberos, LDAP), none
@@ -41,7 +42,9 @@ enum ChatCommand {
             fflush(nil)
             _exit(status)
         }
-        // The main thread only waits, in sigsuspend with no signal blocked, so SIGINT, SIGTERM
+        // The main thread's one piece of work: the client a run that talks to a server needs.
+        if options.action == .chat || options.action == .models { early.make() }
+        // Then the main thread only waits, in sigsuspend with no signal blocked, so SIGINT, SIGTERM
         // and SIGHUP reach chat's handler here even when chat was started with them blocked
         // (the handler passes them on to a thread reading the terminal). That is where
         // `dispatchMain()` parks it on Linux too, but through pthread_exit, whose forced
@@ -71,8 +74,8 @@ enum ChatCommand {
         return 0
     }
 
-    /// Routes the run to the mode that does it.
-    static func run(_ options: CommandLineOptions, _ console: Console) async -> Int32 {
+    /// Routes the run to the mode that does it; `early` makes the client of `--models` and a chat.
+    static func run(_ options: CommandLineOptions, _ console: Console, _ early: EarlyClient) async -> Int32 {
         let configPath = options.overrides.configPath
         switch options.action {
         case .completionValues(.profiles):
@@ -87,18 +90,19 @@ enum ChatCommand {
         case .list, .search, .show, .export, .delete, .completionValues(.conversations):
             return await HistoryMode.run(options, console)
         case .models, .chat:
-            return await withServer(options, console)
+            return await withServer(options, console, early)
         case .help, .version, .completions, .manPage, .localFallback:
             return quickAnswer(options, console) ?? 0
         }
     }
 
     /// `--models` and a chat: the settings, a client for the server, then the mode.
-    private static func withServer(_ options: CommandLineOptions, _ console: Console) async -> Int32 {
+    private static func withServer(_ options: CommandLineOptions, _ console: Console, _ early: EarlyClient) async
+        -> Int32
+    {
         let builder = SessionBuilder(options: options, console: console)
-        // libcurl's one-time set-up (OpenSSL's, most of it) runs on another thread while the
-        // settings are read, and the history opens while it ends (docs/PERFORMANCE.md, round 21).
-        async let made = CurlHTTPClient()
+        // The client is made on the main thread while the settings are read (`EarlyClient`), and
+        // the history opens while that ends (docs/PERFORMANCE.md, round 21).
         let settings: ResolvedSettings
         do throws(RunFailure) {
             settings = try await builder.settings()
@@ -106,7 +110,7 @@ enum ChatCommand {
             return console.fail(error.message, status: error.status)
         }
         let history = options.action == .chat ? builder.history(settings) : nil
-        let client = await made
+        let client = await early.client()
         defer { client.shutdown() }
         // The repository speaks the API of the provider the settings name (`server.provider`).
         let repository = ServerGPTRepository(server: settings.server, client: client)
