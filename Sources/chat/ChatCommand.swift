@@ -32,8 +32,19 @@ enum ChatCommand {
             exit(console.fail(error.message, status: 2))
         }
         if let status = quickAnswer(options, console) { exit(status) }
-        Task.detached { exit(await run(options, console)) }
-        // The main thread only waits, in sigsuspend with no signal blocked, so SIGINT, SIGTERM
+        let early = EarlyClient()
+        Task.detached {
+            let status = await run(options, console, early)
+            // Everything chat opened is closed or written by now (its output unbuffered; stdio,
+            // which libedit uses, flushed here), so the process ends without running the
+            // destructors of the libraries libcurl loads (GnuTLS, p11-kit, Kerberos, LDAP), none
+            // of which chat needs to run (docs/PERFORMANCE.md, round 21).
+            fflush(nil)
+            _exit(status)
+        }
+        // The main thread's one piece of work: the client a run that talks to a server needs.
+        if options.action == .chat || options.action == .models { early.make() }
+        // Then the main thread only waits, in sigsuspend with no signal blocked, so SIGINT, SIGTERM
         // and SIGHUP reach chat's handler here even when chat was started with them blocked
         // (the handler passes them on to a thread reading the terminal). That is where
         // `dispatchMain()` parks it on Linux too, but through pthread_exit, whose forced
@@ -63,8 +74,8 @@ enum ChatCommand {
         return 0
     }
 
-    /// Routes the run to the mode that does it.
-    static func run(_ options: CommandLineOptions, _ console: Console) async -> Int32 {
+    /// Routes the run to the mode that does it; `early` makes the client of `--models` and a chat.
+    static func run(_ options: CommandLineOptions, _ console: Console, _ early: EarlyClient) async -> Int32 {
         let configPath = options.overrides.configPath
         switch options.action {
         case .completionValues(.profiles):
@@ -79,22 +90,27 @@ enum ChatCommand {
         case .list, .search, .show, .export, .delete, .completionValues(.conversations):
             return await HistoryMode.run(options, console)
         case .models, .chat:
-            return await withServer(options, console)
+            return await withServer(options, console, early)
         case .help, .version, .completions, .manPage, .localFallback:
             return quickAnswer(options, console) ?? 0
         }
     }
 
     /// `--models` and a chat: the settings, a client for the server, then the mode.
-    private static func withServer(_ options: CommandLineOptions, _ console: Console) async -> Int32 {
+    private static func withServer(_ options: CommandLineOptions, _ console: Console, _ early: EarlyClient) async
+        -> Int32
+    {
         let builder = SessionBuilder(options: options, console: console)
+        // The client is made on the main thread while the settings are read (`EarlyClient`), and
+        // the history opens while that ends (docs/PERFORMANCE.md, round 21).
         let settings: ResolvedSettings
         do throws(RunFailure) {
             settings = try await builder.settings()
         } catch {
             return console.fail(error.message, status: error.status)
         }
-        let client = CurlHTTPClient()
+        let history = options.action == .chat ? builder.history(settings) : nil
+        let client = await early.client()
         defer { client.shutdown() }
         // The repository speaks the API of the provider the settings name (`server.provider`).
         let repository = ServerGPTRepository(server: settings.server, client: client)
@@ -111,7 +127,7 @@ enum ChatCommand {
             }.run(current: settings.chat.model)
         }
         do throws(RunFailure) {
-            let session = try await builder.session(settings, repository, modelList)
+            let session = try await builder.session(settings, repository, modelList, history: history)
             let status = await ChatMode(
                 session: session, options: options, console: console, connectAhead: repository.preconnect
             ).run()

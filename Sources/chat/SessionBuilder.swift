@@ -45,13 +45,14 @@ struct SessionBuilder {
             directory: settings.history ? DataDirectory(environment: console.environment) : nil)
     }
 
-    /// The session of a chat: the use case over `repository`, the history (opened while the rest
-    /// starts), the conversation `-c` or `--conversation` continues, and the files `-f` attaches.
+    /// The session of a chat: the use case over `repository`, the history (`history(_:)`, opened
+    /// while the rest starts), the conversation `-c` or `--conversation` continues, and the files
+    /// `-f` attaches.
     func session(
-        _ settings: ResolvedSettings, _ repository: ServerGPTRepository, _ modelList: ModelListRepository
+        _ settings: ResolvedSettings, _ repository: ServerGPTRepository, _ modelList: ModelListRepository,
+        history: (store: SQLiteConversationStore?, warnings: HistoryWarnings)?
     ) async throws(RunFailure) -> Session {
-        let historyWarnings = HistoryWarnings(notes: console.stderr, style: console.errorStyle)
-        let store = history(settings, historyWarnings)
+        let (store, historyWarnings) = history ?? self.history(settings)
         let tools = toolLoop(settings)
         var session = Session(
             environment: console.environment, stdout: console.stdout, stderr: console.stderr, settings: settings,
@@ -68,9 +69,15 @@ struct SessionBuilder {
         return session
     }
 
-    /// The history, when it is on: opened in the background; the first use waits for it, and
-    /// hears (and reports) a failure.
-    private func history(_ settings: ResolvedSettings, _ warnings: HistoryWarnings) -> SQLiteConversationStore? {
+    /// The history, when it is on, and what says what it tells while the chat goes on. Opening
+    /// starts at once, in the background; the first use waits for it, and hears (and reports) a
+    /// failure.
+    func history(_ settings: ResolvedSettings) -> (store: SQLiteConversationStore?, warnings: HistoryWarnings) {
+        let warnings = HistoryWarnings(notes: console.stderr, style: console.errorStyle)
+        return (openHistory(settings, warnings), warnings)
+    }
+
+    private func openHistory(_ settings: ResolvedSettings, _ warnings: HistoryWarnings) -> SQLiteConversationStore? {
         guard settings.history else { return nil }
         guard let directory = DataDirectory(environment: console.environment) else {
             let (stderr, style) = (console.stderr, console.errorStyle)

@@ -18,10 +18,12 @@ public struct Setting: Sendable {
     /// page, the completions and the parser all come from it.
     public let flag: CommandLineFlag?
 
-    /// A key whose decided value is stored at `path`; `flag` gives it a command-line flag.
+    /// A key whose decided value `store` puts in the settings (`{ $0.chat.model = $1 }`: a
+    /// closure, not a key path, which would be built at run time, on every start, for every
+    /// row); `flag` gives it a command-line flag.
     init<Target: SettingTarget>(
         _ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil,
-        to path: WritableKeyPath<ResolvedSettings, Target> & Sendable, flag: SettingFlag? = nil
+        to store: @escaping @Sendable (inout ResolvedSettings, Target) -> Void, flag: SettingFlag? = nil
     ) {
         self.key = key
         self.kind = kind
@@ -29,7 +31,7 @@ public struct Setting: Sendable {
         self.defaultValue = defaultValue
         self.destination = { value, settings in
             guard let value = Target(setting: value) else { return false }
-            settings[keyPath: path] = value
+            store(&settings, value)
             return true
         }
         self.flag = flag?.resolved(key: key, kind: kind, default: defaultValue)

@@ -14,85 +14,87 @@ public enum SettingsTable {
     private static let leading: [Setting] = [
         Setting(
             "base_url", .text(nonEmptyFlag: true), environment: "OPENAI_BASE_URL",
-            default: .text("https://api.openai.com/v1"), to: \.server.baseURL, flag: .value("URL", "API root")),
+            default: .text("https://api.openai.com/v1"), to: { $0.server.baseURL = $1 }, flag: .value("URL", "API root")
+        ),
         Setting(
-            "model", .text(nonEmptyFlag: true), default: .text("gpt-4o-mini"), to: \.chat.model,
+            "model", .text(nonEmptyFlag: true), default: .text("gpt-4o-mini"), to: { $0.chat.model = $1 },
             flag: .value("NAME", "model to ask", short: "m")),
         Setting(
-            "system_prompt", .text(), to: \.systemPrompt,
+            "system_prompt", .text(), to: { $0.systemPrompt = $1 },
             flag: .value("TEXT", "system prompt", short: "s", long: "system")),
     ]
 
     private static let trailing: [Setting] = [
         Setting(
-            "connect_timeout", .seconds(0.001...3600), default: .number(10), to: \.server.connectTimeout,
+            "connect_timeout", .seconds(0.001...3600), default: .number(10), to: { $0.server.connectTimeout = $1 },
             flag: .value("SECS", "give up connecting after SECS")),
         Setting(
-            "idle_timeout", .seconds(0.001...86_400), default: .number(60), to: \.server.idleTimeout,
+            "idle_timeout", .seconds(0.001...86_400), default: .number(60), to: { $0.server.idleTimeout = $1 },
             flag: .value("SECS", "give up when no data arrives for SECS")),
         Setting(
-            "stream", .boolean, default: .boolean(true), to: \.chat.stream,
+            "stream", .boolean, default: .boolean(true), to: { $0.chat.stream = $1 },
             flag: .switch("ask for the whole answer at once")),
         Setting("api_key", .text(), environment: "OPENAI_API_KEY"),
         Setting("api_key_env", .text()),
         Setting("api_key_file", .text()),
         Setting("api_key_command", .text()),
         Setting("headers", .stringMap),
-        Setting("proxy", .text(), to: \.server.proxy),
+        Setting("proxy", .text(), to: { $0.server.proxy = $1 }),
         Setting(
             "retries", .wholeNumber(minimum: 0, flagMaximum: 20), default: .wholeNumber(2),
-            to: \.server.retry.maxRetries, flag: .value("N", "send a failed request again up to N times")),
+            to: { $0.server.retry.maxRetries = $1 }, flag: .value("N", "send a failed request again up to N times")),
         // TLS
         Setting(
-            "ca_cert", .text(nonEmptyFlag: true), to: \.server.tls.caCertificate,
+            "ca_cert", .text(nonEmptyFlag: true), to: { $0.server.tls.caCertificate = $1 },
             flag: .value(
                 "FILE",
                 "verify the server with the CA certificates in FILE (PEM; default: SSL_CERT_FILE, CURL_CA_BUNDLE, "
                     + "the system's)", completion: .file)),
         Setting(
-            "client_cert", .text(nonEmptyFlag: true), to: \.server.tls.clientCertificate,
+            "client_cert", .text(nonEmptyFlag: true), to: { $0.server.tls.clientCertificate = $1 },
             flag: .value(
                 "FILE", "show the client certificate in FILE (PEM) to a server that wants one", completion: .file)),
         Setting(
-            "client_key", .text(nonEmptyFlag: true), to: \.server.tls.clientKey,
+            "client_key", .text(nonEmptyFlag: true), to: { $0.server.tls.clientKey = $1 },
             flag: .value("FILE", "the client certificate's private key (PEM), if not in its file", completion: .file)),
         Setting(
             "allow_insecure_http", .boolean, default: .boolean(false),
             flag: .switch("allow sending the API key over plain http to another host")),
         Setting(
-            "history", .boolean, default: .boolean(true), to: \.history,
+            "history", .boolean, default: .boolean(true), to: { $0.history = $1 },
             flag: .switch("store nothing for this run (not even input history)")),
-        Setting("max_context_tokens", .wholeNumber(minimum: 1), to: \.chat.maxContextTokens),
+        Setting("max_context_tokens", .wholeNumber(minimum: 1), to: { $0.chat.maxContextTokens = $1 }),
         // Roles and attachments
-        Setting("max_file_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(1_048_576), to: \.maxFileBytes),
+        Setting(
+            "max_file_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(1_048_576), to: { $0.maxFileBytes = $1 }),
         // Rendering
         Setting(
             "render", .choice(RenderMode.allCases.map(\.rawValue)), default: .text(RenderMode.auto.rawValue),
-            to: \.render,
+            to: { $0.render = $1 },
             flag: .value("WHEN", "render the answer's Markdown: auto (on a terminal; the default), always or never")),
         // Providers
         Setting(
             "provider", .choice(ProviderKind.allCases.map(\.rawValue)), default: .text(ProviderKind.openAI.rawValue),
-            to: \.server.provider),
+            to: { $0.server.provider = $1 }),
         // Anthropic's (the resolver refuses thinking_budget for another provider)
         Setting(
-            "thinking_budget", .wholeNumber(minimum: 1024), to: \.server.thinkingBudget,
+            "thinking_budget", .wholeNumber(minimum: 1024), to: { $0.server.thinkingBudget = $1 },
             flag: .value(
                 "TOKENS", "let an anthropic-provider model think first, with up to TOKENS tokens (at least 1024)",
                 long: "thinking")),
-        Setting("cache", .boolean, default: .boolean(false), to: \.server.promptCaching),
+        Setting("cache", .boolean, default: .boolean(false), to: { $0.server.promptCaching = $1 }),
         // Tools from MCP servers (the config's `mcp_servers`)
         Setting(
-            "tools", .names, to: \.tools.servers,
+            "tools", .names, to: { $0.tools.servers = $1 },
             flag: .value(
                 "NAME[,NAME]", "offer the tools of these MCP servers (the config's mcp_servers) to the model",
                 short: "T", completion: .listed("tool-servers"))),
         Setting(
-            "max_tool_rounds", .wholeNumber(minimum: 1), default: .wholeNumber(10), to: \.tools.roundLimit,
+            "max_tool_rounds", .wholeNumber(minimum: 1), default: .wholeNumber(10), to: { $0.tools.roundLimit = $1 },
             flag: .value("N", "run at most N rounds of tool calls, then ask whether to go on")),
         Setting(
             "max_tool_result_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(100_000),
-            to: \.tools.maxResultBytes),
+            to: { $0.tools.maxResultBytes = $1 }),
     ]
 
     /// The entry for `key`, if it is a config key.

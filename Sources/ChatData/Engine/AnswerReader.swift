@@ -28,7 +28,6 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     private var done = false
     private var events: [ChatEvent] = []
     private var nextEvent = 0
-    private var warmedUp = false
 
     /// Sends the first request at once, so it is on its way while the caller does other work.
     init(runner: RequestRunner<Provider>, request: ChatRequest) {
@@ -36,22 +35,30 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
         self.request = request
         variant = runner.provider.variant(for: request)
         startAttempt()
+        guard attempt != nil else { return }
+        // The request is on its way: the first-use costs of the decoding path, and of reading on
+        // the transfer's thread, are paid now, before the caller's own work while it waits (a
+        // one-shot stores its question, and reads only once that is done), not after it.
+        Attempt.warmUp(runner.provider)
+        ConsumerExecutor.warmUp()
     }
 
     func read(_ onEvent: (ChatEvent) -> Void) async throws(ChatError) {
         let preferred = withUnsafeCurrentTask { $0?.unownedTaskExecutor } == nil ? runner.readingExecutor : nil
-        let ended: Result<Void, ChatError> = await withTaskExecutorPreference(preferred) {
+        // Why it failed, if it did: an optional, not a `Result` of `ChatError`, whose type
+        // metadata cost a search of the binary's conformances on every run.
+        let failure: ChatError? = await withTaskExecutorPreference(preferred) {
             do {
                 while let event = try await next() { onEvent(event) }
-                return .success(())
+                return nil
             } catch {
-                return .failure(Self.chatError(from: error))
+                return Self.chatError(from: error)
             }
         }
         // What follows the answer (storing it, the next prompt, ending the process) never runs
         // inside libcurl's callback.
         await ConsumerExecutor.leaveTransferThread()
-        try ended.get()
+        if let failure { throw failure }
     }
 
     private static func chatError(from error: any Error) -> ChatError {
@@ -86,13 +93,6 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
             guard let current = attempt else {
                 done = true
                 return nil
-            }
-            if !warmedUp {
-                // The request is on its way: the first-use costs of the decoding path, and of
-                // reading on the transfer's thread, go here.
-                warmedUp = true
-                Attempt.warmUp(runner.provider)
-                ConsumerExecutor.warmUp()
             }
             do {
                 if try await current.read(into: &events) { continue }

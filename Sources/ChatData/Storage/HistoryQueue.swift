@@ -1,5 +1,6 @@
 import ChatDomain
 import Dispatch
+import Synchronization
 
 /// The history database's connection and the serial queue every use of it runs on, never the
 /// caller's thread (Swift's small cooperative pool, which the answer's stream needs): callers
@@ -27,6 +28,9 @@ final class HistoryQueue: @unchecked Sendable {
     /// writes wait only briefly, so a process that hangs holding the lock costs each turn
     /// little.
     private var waitedOutALock = false
+    /// Whether the last flush left nothing pending; false until one has run. Read off the queue
+    /// by `unstored`, so that a run whose writes all succeeded ends without a trip to the queue.
+    private let flushedAll = Atomic<Bool>(false)
 
     /// Starts opening the history database in `directory`, as the queue's first job. `report`
     /// hears what the person should know: a failed write (once), a damaged database salvaged.
@@ -47,6 +51,15 @@ final class HistoryQueue: @unchecked Sendable {
     func onQueue<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withUnsafeContinuation { continuation in
             queue.async { continuation.resume(returning: body()) }
+        }
+    }
+
+    /// Prepares, on the queue and without waiting, the statements an answer's last write runs
+    /// (`MessageRows.appendStatements`, `SearchIndex.keepUpStatements`: its full-text table
+    /// connected with them), while the answer is on its way and the queue has nothing to do.
+    func prepareAnswerWrite() {
+        queue.async { [self] in
+            database?.connection.prepare(MessageRows.appendStatements + SearchIndex.keepUpStatements)
         }
     }
 
@@ -77,9 +90,13 @@ final class HistoryQueue: @unchecked Sendable {
         MessageRows.unusedConversationID(database?.connection)
     }
 
-    /// The messages not stored yet, after one more try; nil when everything is stored.
+    /// The messages not stored yet, after one more try; nil when everything is stored. Asked
+    /// when the writes a caller awaits are done: when the last of them left nothing pending,
+    /// there is nothing to try again (a checkpoint still queued stores nothing once its answer
+    /// is finished), and the answer comes without waiting for the queue.
     func unstored() async -> UnstoredMessages? {
-        await onQueue {
+        if flushedAll.load(ordering: .acquiring) { return nil }
+        return await onQueue {
             self.flush(patience: .long)
             let count = self.pending.messageCount
             guard count > 0 else { return nil }
@@ -92,6 +109,7 @@ final class HistoryQueue: @unchecked Sendable {
     /// stores what this one could not.
     @discardableResult
     private func flush(patience: HistoryPatience) -> Bool {
+        defer { flushedAll.store(self.pending.isEmpty, ordering: .releasing) }
         guard !pending.isEmpty else { return true }
         let pending = self.pending
         // Thrown, not a `Result`: a `Result` of `StorageError` here cost every run the run-time

@@ -76,7 +76,7 @@ enum MessageRows {
             if rows.count == rowsPerInsert, let full {
                 insert = full
             } else {
-                insert = try SQLiteStatement(insertSQL(rows: rows.count), on: db)
+                insert = try db.statement(insertSQL(rows: rows.count))
                 if rows.count == rowsPerInsert { full = insert }
             }
             var arguments = SQLiteArguments(capacity: rows.count * 16)
@@ -118,21 +118,27 @@ enum MessageRows {
                 [ConversationTitle.make(from: question.content), batch.conversationID])
         }
         let answered = messages.contains { $0.role == .assistant }
-        try db.run(
-            "UPDATE conversation SET updated_at = ?, head_id = ?, answered = answered OR ? WHERE id = ?",
-            [batch.at, ids.last, answered ? 1 : 0, batch.conversationID])
+        try db.run(touchConversation, [batch.at, ids.last, answered ? 1 : 0, batch.conversationID])
         return ids
     }
+
+    /// The statements that store one more message in a stored conversation (`insert`, an
+    /// answer's last write), for `SQLiteConnection.prepare` to prepare ahead.
+    static var appendStatements: [String] { [headQuery, insertSQL(rows: 1), touchConversation] }
+
+    private static let headQuery =
+        "SELECT head_id, (SELECT MAX(id) FROM message WHERE conversation_id = c.id) FROM conversation c WHERE id = ?"
+    private static let touchConversation =
+        "UPDATE conversation SET updated_at = ?, head_id = ?, answered = answered OR ? WHERE id = ?"
 
     /// The message what is stored next in a conversation follows: the end of the branch it
     /// shows (`BranchTree.head`; 0: none, the next starts a branch); nil when there is no such
     /// conversation. Usually the head is the newest message (one plain query); otherwise (a
     /// branch shown that is not the newest, rows an older release added) `headSQL` decides.
     private static func head(of conversationID: String, _ db: SQLiteConnection) throws(StorageError) -> Int64? {
-        let found = try db.firstRow(
-            "SELECT head_id, (SELECT MAX(id) FROM message WHERE conversation_id = c.id) FROM conversation c WHERE id = ?",
-            [conversationID]
-        ) { row throws(StorageError) in (try row.column(0, as: Int64?.self), try row.column(1, as: Int64?.self)) }
+        let found = try db.firstRow(headQuery, [conversationID]) { row throws(StorageError) in
+            (try row.column(0, as: Int64?.self), try row.column(1, as: Int64?.self))
+        }
         guard let (stored, newest) = found else { return nil }
         if stored == newest || stored == 0 { return stored ?? 0 }
         return try db.firstRow("SELECT \(BranchTree.headSQL) FROM conversation c WHERE id = ?", [conversationID]) {

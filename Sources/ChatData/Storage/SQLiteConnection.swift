@@ -12,6 +12,11 @@ import ChatDomain
 /// `StorageError.database` with SQLite's own message and what kind of failure its code tells.
 final class SQLiteConnection {
     let handle: OpaquePointer
+    /// The statements `run`, `rows` and `firstRow` prepared, by their SQL, to run again without
+    /// being parsed again (preparing was half of an answer's last write: docs/PERFORMANCE.md,
+    /// round 21); at most `keptStatements` of them.
+    private var kept: [String: SQLiteStatement] = [:]
+    private static let keptStatements = 32
 
     /// SQLite's process-wide settings, made once before the first connection opens: no memory
     /// statistics (`csqlite_disable_memory_statistics`). Fails harmlessly when something in
@@ -35,7 +40,25 @@ final class SQLiteConnection {
     }
 
     deinit {
+        kept.removeAll()  // finalized before the connection closes
         sqlite3_close_v2(handle)
+    }
+
+    /// The statement for `sql`: the one kept for it, when it is not part-way through its rows
+    /// (a use inside another's rows gets one of its own); else prepared now, and kept while
+    /// fewer than `keptStatements` are.
+    func statement(_ sql: String) throws(StorageError) -> SQLiteStatement {
+        if let statement = kept[sql], !statement.isBusy { return statement }
+        let keeps = kept[sql] == nil && kept.count < Self.keptStatements
+        let statement = try SQLiteStatement(sql, on: self, keptByIt: keeps)
+        if keeps { kept[sql] = statement }
+        return statement
+    }
+
+    /// Prepares `statements` now, to be kept for their first use (one that does not prepare is
+    /// left for that use to report).
+    func prepare(_ statements: [String]) {
+        for sql in statements { _ = try? statement(sql) }
     }
 
     /// Runs `sql`, any number of statements with no parameters (a migration, a pragma).
@@ -50,7 +73,8 @@ final class SQLiteConnection {
 
     /// Runs one statement with `arguments` to its end.
     func run(_ sql: String, _ arguments: [any SQLiteValue] = []) throws(StorageError) {
-        let statement = try SQLiteStatement(sql, on: self)
+        let statement = try statement(sql)
+        defer { statement.reset() }
         try statement.bind(arguments)
         while try statement.step() {}
     }
@@ -59,7 +83,8 @@ final class SQLiteConnection {
     func rows<T>(
         _ sql: String, _ arguments: [any SQLiteValue] = [], _ row: (SQLiteStatement) throws(StorageError) -> T
     ) throws(StorageError) -> [T] {
-        let statement = try SQLiteStatement(sql, on: self)
+        let statement = try statement(sql)
+        defer { statement.reset() }
         try statement.bind(arguments)
         var rows: [T] = []
         while try statement.step() { rows.append(try row(statement)) }
@@ -70,7 +95,8 @@ final class SQLiteConnection {
     func firstRow<T>(
         _ sql: String, _ arguments: [any SQLiteValue] = [], _ row: (SQLiteStatement) throws(StorageError) -> T
     ) throws(StorageError) -> T? {
-        let statement = try SQLiteStatement(sql, on: self)
+        let statement = try statement(sql)
+        defer { statement.reset() }
         try statement.bind(arguments)
         return try statement.step() ? try row(statement) : nil
     }
@@ -111,8 +137,13 @@ final class SQLiteConnection {
 
     /// The error SQLite reports for the last call on this connection that returned `code`.
     func error(_ code: Int32) -> StorageError {
-        let message = sqlite3_errmsg(handle).map { String(cString: $0) } ?? Self.describe(code)
-        return Self.failure(code, Self.withSystemReason(message, code, sqlite3_system_errno(handle)))
+        Self.error(code, on: handle)
+    }
+
+    /// The error SQLite reports for the last call on the database `handle` that returned `code`.
+    static func error(_ code: Int32, on handle: OpaquePointer) -> StorageError {
+        let message = sqlite3_errmsg(handle).map { String(cString: $0) } ?? describe(code)
+        return failure(code, withSystemReason(message, code, sqlite3_system_errno(handle)))
     }
 
     /// SQLite's message, with the system's reason after it where SQLite's alone does not say

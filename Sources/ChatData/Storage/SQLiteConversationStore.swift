@@ -69,7 +69,10 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
                     conversationID: id, messages: messages, settings: settings.0, systemPrompt: settings.1, at: now)
                 writes.append(.messages(batch, ids: []))
             }
-            return Begun(id: id, messageIDs: queue.storeNow(writes, patience: .short).last ?? [])
+            let stored = queue.storeNow(writes, patience: .short).last ?? []
+            // The next job: what the answer's last write needs, while the answer is on its way.
+            queue.prepareAnswerWrite()
+            return Begun(id: id, messageIDs: stored)
         }
         return (begun.id, begun.messageIDs)
     }
@@ -92,7 +95,9 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         let batch = MessageBatch(
             conversationID: conversationID, messages: messages, settings: settings, systemPrompt: systemPrompt,
             at: HTTPDate.now())
-        return await queue.store([.messages(batch, ids: [])], patience: .short).first
+        let ids = await queue.store([.messages(batch, ids: [])], patience: .short).first
+        queue.prepareAnswerWrite()
+        return ids
     }
 
     public func update(_ message: ChatMessage, id: Int64) async {

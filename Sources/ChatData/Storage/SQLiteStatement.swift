@@ -5,8 +5,11 @@ import ChatDomain
 /// returns true the statement is on a row, whose columns `column` reads by index or by name.
 final class SQLiteStatement {
     private let handle: OpaquePointer
-    /// Kept alive for its error messages; it outlives its statements.
-    private let connection: SQLiteConnection
+    /// Its database's, for its error messages.
+    private let database: OpaquePointer
+    /// The connection, kept open while the statement lives; nil for a statement the connection
+    /// keeps itself (`SQLiteConnection.statement`), which it outlives.
+    private let owner: SQLiteConnection?
     private var onRow = false
     private lazy var columnIndexes: [String: Int32] = {
         var indexes: [String: Int32] = [:]
@@ -20,8 +23,8 @@ final class SQLiteStatement {
         return indexes
     }()
 
-    /// Compiles `sql`, which must be one statement.
-    init(_ sql: String, on connection: SQLiteConnection) throws(StorageError) {
+    /// Compiles `sql`, which must be one statement; `keptByIt`: `connection` keeps it.
+    init(_ sql: String, on connection: SQLiteConnection, keptByIt: Bool = false) throws(StorageError) {
         var handle: OpaquePointer?
         var rest = ""
         let code = sql.withCString { text in
@@ -40,11 +43,25 @@ final class SQLiteStatement {
             throw StorageError.unexpected("more than one SQL statement in \"\(sql)\"")
         }
         self.handle = handle
-        self.connection = connection
+        database = connection.handle
+        owner = keptByIt ? nil : connection
     }
 
     deinit {
         sqlite3_finalize(handle)
+    }
+
+    private func error(_ code: Int32) -> StorageError {
+        SQLiteConnection.error(code, on: database)
+    }
+
+    /// Whether the statement is part-way through its rows (stepped, neither done nor reset).
+    var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
+
+    /// Ends the statement's run (and any read it holds open), ready to be bound again.
+    func reset() {
+        sqlite3_reset(handle)
+        onRow = false
     }
 
     /// Starts the statement over with `arguments` bound to its `?` parameters, in order.
@@ -58,7 +75,7 @@ final class SQLiteStatement {
         }
         for (offset, argument) in arguments.enumerated() {
             let code = argument.bind(to: handle, at: Int32(offset + 1))
-            guard code == SQLITE_OK else { throw connection.error(code) }
+            guard code == SQLITE_OK else { throw error(code) }
         }
     }
 
@@ -70,7 +87,7 @@ final class SQLiteStatement {
         guard arguments.count == expected else {
             throw StorageError.unexpected("the statement takes \(expected) arguments, not \(arguments.count)")
         }
-        try arguments.bound(to: handle, error: connection.error) { () throws(StorageError) in
+        try arguments.bound(to: handle, error: error) { () throws(StorageError) in
             defer { sqlite3_reset(handle) }
             while try step() {}
         }
@@ -84,7 +101,7 @@ final class SQLiteStatement {
         case SQLITE_DONE: onRow = false
         default:
             onRow = false
-            throw connection.error(code)
+            throw error(code)
         }
         return onRow
     }

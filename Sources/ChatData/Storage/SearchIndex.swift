@@ -22,7 +22,7 @@ enum SearchIndex {
         try HistoryOpening.setCache(db, bulk: true)
         defer { try? HistoryOpening.setCache(db, bulk: false) }
         try db.run("INSERT INTO message_fts (rowid, content) SELECT id, content FROM message WHERE id > ?", [indexed])
-        try db.run("UPDATE message_fts_progress SET indexed_through = ?", [newest])
+        try db.run(advance, [newest])
     }
 
     /// How many messages an answer's last write indexes at most (`keepUp`).
@@ -36,11 +36,18 @@ enum SearchIndex {
         let (indexed, newest) = try progress(db)
         guard newest > indexed else { return }
         let through = min(newest, indexed + keptUpPerAnswer)
-        try db.run(
-            "INSERT INTO message_fts (rowid, content) SELECT id, content FROM message WHERE id > ? AND id <= ?",
-            [indexed, through])
-        try db.run("UPDATE message_fts_progress SET indexed_through = ?", [through])
+        try db.run(indexSome, [indexed, through])
+        try db.run(advance, [through])
     }
+
+    /// The statements `keepUp` runs, for `SQLiteConnection.prepare` to prepare ahead.
+    static let keepUpStatements = [progressQuery, indexSome, advance]
+
+    private static let progressQuery =
+        "SELECT (SELECT indexed_through FROM message_fts_progress), (SELECT IFNULL(MAX(id), 0) FROM message)"
+    private static let indexSome =
+        "INSERT INTO message_fts (rowid, content) SELECT id, content FROM message WHERE id > ? AND id <= ?"
+    private static let advance = "UPDATE message_fts_progress SET indexed_through = ?"
 
     /// Makes the index again from the messages, all of them: for an index SQLite calls damaged
     /// while the tables are whole. Run in a write transaction.
@@ -53,9 +60,9 @@ enum SearchIndex {
 
     /// The newest message id indexed and the newest message id stored.
     private static func progress(_ db: SQLiteConnection) throws(StorageError) -> (indexed: Int64, newest: Int64) {
-        let row = try db.firstRow(
-            "SELECT (SELECT indexed_through FROM message_fts_progress), (SELECT IFNULL(MAX(id), 0) FROM message)"
-        ) { row throws(StorageError) in (try row.column(0, as: Int64.self), try row.column(1, as: Int64.self)) }
+        let row = try db.firstRow(progressQuery) { row throws(StorageError) in
+            (try row.column(0, as: Int64.self), try row.column(1, as: Int64.self))
+        }
         guard let row else { throw StorageError.unexpected("the search index's progress is missing") }
         return row
     }

@@ -17,9 +17,16 @@ struct JSONShapeRecorder {
     private(set) var failed = false
     /// Where the reading is.
     private var path: [JSONPathStep] = []
-    /// The keys of the objects being read, and where each object's begin.
-    private var keys: [Range<Int>] = []
+    /// The keys of the objects being read, and where each object's begin. Not `[Range<Int>]`,
+    /// whose type metadata cost a search of the binary's conformances on every run.
+    private var keys: [Key] = []
     private var objects: [Int] = []
+
+    /// A key's bytes: where they start, and how many.
+    private struct Key {
+        let start: Int
+        let count: Int
+    }
 
     mutating func beginObject() {
         objects.append(keys.count)
@@ -34,9 +41,9 @@ struct JSONShapeRecorder {
         guard let base = bytes.baseAddress else { return }
         if escaped { failed = true }
         for other in keys[(objects.last ?? 0)...] where other.count == range.count {
-            if memcmp(base + other.lowerBound, base + range.lowerBound, range.count) == 0 { failed = true }
+            if memcmp(base + other.start, base + range.lowerBound, range.count) == 0 { failed = true }
         }
-        keys.append(range)
+        keys.append(Key(start: range.lowerBound, count: range.count))
         path.append(.key(range, escaped: escaped))
     }
 
