@@ -91,7 +91,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
             let adopted = connection.close()
             pool.endPreconnect(connection, handle: nil)
             if adopted != nil {
-                pool.put(nil, for: request.connectionKey, by: channel)
+                pool.put(nil, for: connection.key, by: channel)
                 channel.finish(DataError.transport(code: -1, message: "could not start a thread"))
             }
             registry.ended(channel)
@@ -139,13 +139,15 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
             // Nothing of the response came: the request goes again on a fresh connection, as
             // libcurl does itself when a kept connection fails that way.
             transfer.easy = nil
-            pool.put(easy, for: request.connectionKey, by: transfer.channel)
+            pool.put(easy, for: connection.key, by: transfer.channel)
             let again = CurlTransfer(
                 channel: transfer.channel, idleTimeout: request.idleTimeout, registry: transfer.registry)
             perform(request, again, pool: pool)
             return
         }
-        finish(request, transfer, on: easy, code: code, message: String(cString: errorBuffer), pool: pool)
+        finish(
+            request, transfer, on: easy, key: connection.key, code: code, message: String(cString: errorBuffer),
+            pool: pool)
     }
 
     /// Whether a request that went on a connection made ahead failed the way a connection the
@@ -196,19 +198,20 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
 
         transfer.touch()
         let code = curl_easy_perform(easy)
-        finish(request, transfer, on: easy, code: code, message: String(cString: errorBuffer), pool: pool)
+        finish(request, transfer, on: easy, key: key, code: code, message: String(cString: errorBuffer), pool: pool)
     }
 
-    /// Ends a transfer that carried `request`: the handle back in the pool before the consumer
-    /// learns the end, so that its next request finds it; then the end, or how it failed.
+    /// Ends a transfer that carried `request`: the handle back in the pool (under `key`) before
+    /// the consumer learns the end, so that its next request finds it; then the end, or how it
+    /// failed.
     private static func finish(
-        _ request: HTTPRequest, _ transfer: CurlTransfer, on easy: UnsafeMutableRawPointer, code: CURLcode,
-        message: String, pool: CurlHandlePool
+        _ request: HTTPRequest, _ transfer: CurlTransfer, on easy: UnsafeMutableRawPointer, key: String,
+        code: CURLcode, message: String, pool: CurlHandlePool
     ) {
         if code == CURLE_OK { transfer.sendHeadIfNeeded() }
         let error = failure(code, of: request, transfer, message: message)
         transfer.easy = nil
-        pool.put(easy, for: request.connectionKey, by: transfer.channel)
+        pool.put(easy, for: key, by: transfer.channel)
         transfer.channel.finish(error)
     }
 

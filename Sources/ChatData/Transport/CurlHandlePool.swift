@@ -101,7 +101,7 @@ final class CurlHandlePool: @unchecked Sendable {
     /// Whether a connection made ahead to `key` is worth starting: no handle for it is idle, in
     /// use or being prepared. If so, `connection` is listed until it is adopted or ended.
     func beginPreconnect(_ connection: PreparedConnection) -> Bool {
-        let key = connection.template.connectionKey
+        let key = connection.key
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         guard idle[key, default: []].isEmpty, inUse[key, default: []].isEmpty, prepared[key] == nil else {
@@ -114,10 +114,16 @@ final class CurlHandlePool: @unchecked Sendable {
     /// The channel of a connection made ahead that takes `request` (which then counts as using
     /// that connection's handle, given back with `put`), or nil.
     func adopt(_ request: HTTPRequest) -> ResponseChannel? {
+        pthread_mutex_lock(mutex)
+        let none = prepared.isEmpty
+        pthread_mutex_unlock(mutex)
+        if none { return nil }
         let key = request.connectionKey
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        guard let connection = prepared[key], connection.fits(request), connection.adopt(request) else { return nil }
+        guard let connection = prepared[key], connection.fits(request, key: key), connection.adopt(request) else {
+            return nil
+        }
         prepared[key] = nil
         let channel = connection.transfer.channel
         inUse[key, default: []].append(channel)
@@ -127,7 +133,7 @@ final class CurlHandlePool: @unchecked Sendable {
     /// A connection made ahead ended with no request; its handle, if it made one, goes back to
     /// the pool.
     func endPreconnect(_ connection: PreparedConnection, handle: UnsafeMutableRawPointer?) {
-        let key = connection.template.connectionKey
+        let key = connection.key
         if let handle { curl_easy_reset(handle) }
         pthread_mutex_lock(mutex)
         let kept = handle != nil && idle[key, default: []].count < Self.keptPerKey

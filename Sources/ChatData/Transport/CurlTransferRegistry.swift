@@ -15,7 +15,9 @@ import Synchronization
 final class CurlTransferRegistry: @unchecked Sendable {
     let active = Atomic<Int>(0)
     let abortAll = Atomic<Bool>(false)
-    private var channels: [ObjectIdentifier: ResponseChannel] = [:]
+    /// An array, searched by identity: a few at a time, and a dictionary keyed by
+    /// `ObjectIdentifier` made its metadata on every request's path (docs/PERFORMANCE.md, round 24).
+    private var channels: [ResponseChannel] = []
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// Signalled when the last transfer ends.
     private let idle: UnsafeMutablePointer<pthread_cond_t>
@@ -43,7 +45,7 @@ final class CurlTransferRegistry: @unchecked Sendable {
     /// A transfer's thread is about to start.
     func started(_ channel: ResponseChannel) {
         pthread_mutex_lock(mutex)
-        channels[ObjectIdentifier(channel)] = channel
+        channels.append(channel)
         active.add(1, ordering: .releasing)
         pthread_mutex_unlock(mutex)
         if abortAll.load(ordering: .relaxed) { channel.abort() }
@@ -52,7 +54,7 @@ final class CurlTransferRegistry: @unchecked Sendable {
     /// A transfer's thread has ended (or could not start).
     func ended(_ channel: ResponseChannel) {
         pthread_mutex_lock(mutex)
-        channels.removeValue(forKey: ObjectIdentifier(channel))
+        if let index = channels.firstIndex(where: { $0 === channel }) { channels.remove(at: index) }
         if active.subtract(1, ordering: .releasing).newValue == 0 { pthread_cond_broadcast(idle) }
         pthread_mutex_unlock(mutex)
     }
@@ -61,7 +63,7 @@ final class CurlTransferRegistry: @unchecked Sendable {
     func abortEveryTransfer() {
         abortAll.store(true, ordering: .relaxed)
         pthread_mutex_lock(mutex)
-        let running = Array(channels.values)
+        let running = channels
         pthread_mutex_unlock(mutex)
         for channel in running { channel.abort() }
     }

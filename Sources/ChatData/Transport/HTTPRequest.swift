@@ -17,10 +17,20 @@ struct HTTPRequest: Sendable {
     /// The certificates to trust and to show.
     var tls = TLSConfiguration()
 
-    /// Where the request's connection goes, as far as sharing one goes: the URL's origin, the
-    /// proxy and the certificates. Requests with the same key may use one connection.
+    /// Where the request's connection goes, as far as sharing one goes: the URL up to its path
+    /// (scheme and authority, as written), the proxy and the certificates. Requests with the same
+    /// key may use one connection. Read from the URL's bytes: it is made for every request, and
+    /// the requests of a run all start with one base URL, written one way.
     var connectionKey: String {
-        let origin = URLOrigin(url).map { String(describing: $0) } ?? url
+        let bytes = url.utf8
+        var end = bytes.endIndex
+        if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
+            let authority = bytes[colon...].dropFirst(3)
+            end =
+                authority.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+                ?? bytes.endIndex
+        }
+        let origin = String(Substring(url.utf8[..<end]))
         return [origin, proxy ?? "", tls.caCertificate ?? "", tls.clientCertificate ?? "", tls.clientKey ?? ""]
             .joined(separator: "\u{0}")
     }

@@ -29,6 +29,8 @@ final class PreparedConnection: @unchecked Sendable {
 
     /// What the connection was made for: a request is handed over only if it matches.
     let template: HTTPRequest
+    /// The template's `HTTPRequest.connectionKey`.
+    let key: String
     /// The transfer that makes the connection and then carries the request.
     let transfer: CurlTransfer
     private var state = State.open
@@ -37,6 +39,7 @@ final class PreparedConnection: @unchecked Sendable {
 
     init(template: HTTPRequest, transfer: CurlTransfer) {
         self.template = template
+        self.key = template.connectionKey
         self.transfer = transfer
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)
@@ -51,12 +54,12 @@ final class PreparedConnection: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Whether `request` can go on this connection as it was set up: a POST with a body to the
-    /// same URL, with the same limits (the method, address and limits are fixed once a
-    /// transfer starts; the header fields and the body are not yet sent).
-    func fits(_ request: HTTPRequest) -> Bool {
+    /// Whether `request`, whose connection key is `key`, can go on this connection as it was set
+    /// up: a POST with a body to the same URL, with the same limits (the method, address and
+    /// limits are fixed once a transfer starts; the header fields and the body are not yet sent).
+    func fits(_ request: HTTPRequest, key: String) -> Bool {
         request.method == "POST" && template.method == "POST" && request.body != nil && request.url == template.url
-            && request.connectionKey == template.connectionKey
+            && key == self.key
             && request.acceptCompression == template.acceptCompression
             && request.connectTimeout == template.connectTimeout && request.idleTimeout == template.idleTimeout
     }
