@@ -132,7 +132,7 @@ struct ChatBinary {
         func signal(_ number: Int32) { kill(pid, number) }
 
         /// Waits until stdout holds `text` (at most `timeout` seconds); returns whether it did.
-        func waitForOutput(containing text: String, timeout: Double = 10) async -> Bool {
+        func waitForOutput(containing text: String, timeout: Double = 30) async -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
                 stdout.drain()
