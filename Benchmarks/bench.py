@@ -156,6 +156,10 @@ def run_on_pty(argv, env, marker: bytes):
 class Server:
     def __init__(self, workdir):
         port_file = os.path.join(workdir, "port")
+        # A port file left by an earlier run (history_scale.py keeps its work directory) would be
+        # read before this server writes its own.
+        if os.path.exists(port_file):
+            os.remove(port_file)
         self.process = subprocess.Popen(
             [sys.executable, os.path.join(HERE, "fake_server.py"), "--port-file", port_file],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
