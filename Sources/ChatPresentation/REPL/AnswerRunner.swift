@@ -29,7 +29,10 @@ struct AnswerRunner {
             }
             let turn: Turn
             switch request {
-            case .send(let message): turn = await useCase.send(message, in: &conversation, onEvent: handle)
+            case .send(let message):
+                // As the one-shot does: the renderer readies itself while the request is on its way.
+                turn = await useCase.send(
+                    message, in: &conversation, onSent: { renderer.started(conversation: $0) }, onEvent: handle)
             case .retry: turn = await useCase.retry(in: &conversation, onEvent: handle)
             }
             indicator.stop()

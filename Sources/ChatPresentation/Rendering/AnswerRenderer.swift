@@ -4,7 +4,8 @@ import ChatDomain
 /// first implementation; markdown rendering and JSON lines are others.
 public protocol AnswerRenderer: AnyObject {
     /// The request is on its way, in the stored conversation `conversation` (nil when it is not
-    /// stored); before any event. Only the JSON lines say so.
+    /// stored); before any event. The JSON lines say so; the Markdown renderer pays its first-use
+    /// costs meanwhile.
     func started(conversation: String?)
     /// The answer, whole, does not match its schema (`--schema`): `line` says where and how.
     /// Only the JSON lines say so; the presenter writes the line on stderr.
