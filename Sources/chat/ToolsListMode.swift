@@ -10,8 +10,13 @@ struct ToolsListMode {
 
     func run() async -> Int32 {
         let settings: ToolSettings
+        let network: MCPNetworkSettings
         do {
-            settings = try SettingsResolver(environment: console.environment).toolSettings(options.overrides)
+            let resolver = SettingsResolver(environment: console.environment)
+            settings = try resolver.toolSettings(options.overrides)
+            // An HTTPS server is checked with the CA file (and reached through the proxy) a chat
+            // run would use.
+            network = try resolver.mcpNetwork(options.overrides)
         } catch {
             return console.fail(ErrorWording.line(for: error), status: 2)
         }
@@ -21,7 +26,7 @@ struct ToolsListMode {
         }
         let tools = MCPTools(
             settings, dataDirectory: settings.keepsLogs ? DataDirectory(environment: console.environment) : nil,
-            clientVersion: ChatDataVersion.string, report: ToolProblemLine(console: console).report)
+            clientVersion: ChatDataVersion.string, network: network, report: ToolProblemLine(console: console).report)
         let entries = await Self.entries(tools)
         await tools.close()
         if options.json {

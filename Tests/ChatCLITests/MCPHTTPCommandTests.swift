@@ -141,5 +141,19 @@ struct MCPHTTPCommandTests {
         #expect(tool["content"] as? String == "20265368")
         let posts = mcp.requestLines.compactMap { JSONValue(jsonText: $0) }.filter { $0["method"] == .string("POST") }
         #expect(!posts.isEmpty && posts.allSatisfy { $0["authorization"] == .string("Bearer \(token)") })
+
+        // --tools-list reads no key, but trusts the server as a chat run does: with --ca-cert
+        // (or the config's ca_cert) the tools are listed; without, one line says why.
+        let listed = try await chat.run(["--config", config, "--ca-cert", ca.certificate, "--tools-list"], timeout: 90)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("add"), "\(listed.stdout)")
+        #expect(listed.stderr == "", "\(listed.stderr)")
+        let unlisted = try await chat.run(["--config", config, "--tools-list"], timeout: 90)
+        #expect(unlisted.stderr.contains("SSL certificate problem"), "\(unlisted.stderr)")
+        #expect(!unlisted.stdout.contains("add"), "\(unlisted.stdout)")
+        let configured = try chat.writeConfig(
+            #"{"ca_cert": "\#(ca.certificate)", "mcp_servers": {"docs": {"url": "\#(mcp.url)"}}}"#)
+        let fromConfig = try await chat.run(["--config", configured, "--tools-list"], timeout: 90)
+        #expect(fromConfig.status == 0 && fromConfig.stdout.contains("add"), "\(fromConfig.stderr)")
     }
 }

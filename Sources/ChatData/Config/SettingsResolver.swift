@@ -59,33 +59,28 @@ public struct SettingsResolver {
         return home + "/.config/chat/config.json"
     }
 
+    /// What the settings' levels decide, before the key is read: the config, the role and
+    /// profile chosen, the provider, and each setting's value with where it came from.
+    private struct Decision {
+        var file: ConfigFile
+        var configPath: String
+        var warning: SettingsNote?
+        var roleLevel: ConfigLevel
+        var profileName: String?
+        var profile: ConfigLevel?
+        var provider: ProviderKind
+        var environmentLevel: ConfigLevel
+        var walk: SettingsWalk
+        var decided: [String: SettingsWalk.Decided]
+    }
+
     /// Resolves the settings; an `api_key_command` runs on a thread of its own.
     public func resolve(_ overrides: SettingOverrides) async throws(SettingsError) -> ResolvedSettings {
-        let (file, filePath, warning) = try loadConfig(overrides.configPath)
-        let configPath = filePath ?? "(no config file)"
-        let role = try chosenRole(overrides.role, in: file)
-        let roleLevel = Self.level(of: role)
-        let (profileName, profile) = try chosenProfile(overrides, role: role, in: file, configPath: configPath)
-        let provider = Self.provider(in: [ConfigLevel(values: overrides.values), roleLevel, profile, file.top])
-        let environmentLevel = try SettingsWalk.environmentLevel(environment, provider: provider)
-        let walk = SettingsWalk(levels: [
-            .init(
-                values: ConfigLevel(values: overrides.values),
-                source: { overrides.flags[$0].map(SettingSource.flag) ?? .commandLine }, isCommandLine: true),
-            .init(values: roleLevel) { _ in .role(overrides.role ?? "") },
-            .init(values: profile ?? ConfigLevel()) { _ in .profile(profileName ?? "") },
-            .init(values: environmentLevel) {
-                .environment(SettingsTable.setting($0).flatMap(provider.environmentVariable(for:)) ?? $0)
-            },
-            .init(values: file.top) { .configFile(key: $0, path: configPath) },
-            .init(values: SettingsWalk.defaults(for: provider)) { _ in .defaultValue },
-        ])
-        let decided = walk.decide()
-        if let thinking = decided["thinking_budget"], provider != .anthropic {
-            throw .onlyForProvider(
-                key: "thinking_budget", source: thinking.source, provider: ProviderKind.anthropic.rawValue,
-                inUse: provider.rawValue)
-        }
+        let decision = try decide(overrides)
+        let (file, configPath, warning) = (decision.file, decision.configPath, decision.warning)
+        let (roleLevel, profileName, profile) = (decision.roleLevel, decision.profileName, decision.profile)
+        let (provider, environmentLevel) = (decision.provider, decision.environmentLevel)
+        let (walk, decided) = (decision.walk, decision.decided)
         var settings = ResolvedSettings.blank
         Self.store(decided.mapValues(\.value), in: &settings)
         settings.chat.provider = provider == .openAI ? nil : provider.rawValue
@@ -122,6 +117,48 @@ public struct SettingsResolver {
             environment: environment)
         applyCommandLine(roleLevel: roleLevel, overrides: overrides, file: file, to: &settings)
         return settings
+    }
+
+    /// The levels' decision for `overrides` (`Decision`).
+    private func decide(_ overrides: SettingOverrides) throws(SettingsError) -> Decision {
+        let (file, filePath, warning) = try loadConfig(overrides.configPath)
+        let configPath = filePath ?? "(no config file)"
+        let role = try chosenRole(overrides.role, in: file)
+        let roleLevel = Self.level(of: role)
+        let (profileName, profile) = try chosenProfile(overrides, role: role, in: file, configPath: configPath)
+        let provider = Self.provider(in: [ConfigLevel(values: overrides.values), roleLevel, profile, file.top])
+        let environmentLevel = try SettingsWalk.environmentLevel(environment, provider: provider)
+        let walk = SettingsWalk(levels: [
+            .init(
+                values: ConfigLevel(values: overrides.values),
+                source: { overrides.flags[$0].map(SettingSource.flag) ?? .commandLine }, isCommandLine: true),
+            .init(values: roleLevel) { _ in .role(overrides.role ?? "") },
+            .init(values: profile ?? ConfigLevel()) { _ in .profile(profileName ?? "") },
+            .init(values: environmentLevel) {
+                .environment(SettingsTable.setting($0).flatMap(provider.environmentVariable(for:)) ?? $0)
+            },
+            .init(values: file.top) { .configFile(key: $0, path: configPath) },
+            .init(values: SettingsWalk.defaults(for: provider)) { _ in .defaultValue },
+        ])
+        let decided = walk.decide()
+        if let thinking = decided["thinking_budget"], provider != .anthropic {
+            throw .onlyForProvider(
+                key: "thinking_budget", source: thinking.source, provider: ProviderKind.anthropic.rawValue,
+                inUse: provider.rawValue)
+        }
+        return Decision(
+            file: file, configPath: configPath, warning: warning, roleLevel: roleLevel, profileName: profileName,
+            profile: profile, provider: provider, environmentLevel: environmentLevel, walk: walk, decided: decided)
+    }
+
+    /// How a run with `overrides` reaches an MCP server over HTTP, for `--tools-list`, which
+    /// reads no key: the chat server's CA file and proxy, as a chat run uses them.
+    public func mcpNetwork(_ overrides: SettingOverrides) throws(SettingsError) -> MCPNetworkSettings {
+        let decided = try decide(overrides).decided
+        var server = ServerConfiguration(baseURL: "")
+        server.tls = try TLSFiles(environment: environment).configuration(decided, url: "")
+        server.proxy = decided["proxy"]?.value.text
+        return MCPNetworkSettings(server: server, environment: environment)
     }
 
     /// Whether a run without a profile goes to Anthropic: `ANTHROPIC_API_KEY` is set, and neither
