@@ -143,8 +143,10 @@ final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
             case 0x03, 0x04:
                 say("^C\n")
                 return nil
-            case 0x0D, 0x0A,
-                0x1B where keys.contains("n"):
+            case 0x0D, 0x0A, 0x1B:
+                // Enter and Escape say no, when no is one of the answers (a `where` here would
+                // apply to Escape alone).
+                guard keys.contains("n") else { continue }
                 say("n\n")
                 return "n"
             case 0x41...0x5A, 0x61...0x7A:

@@ -96,9 +96,13 @@ enum CurlCallbacks {
         }
         transfer.body = request.body ?? []
         transfer.bodyOffset = 0
+        // libcurl reads the header fields when it writes the request, after this callback. (It
+        // calls this again if it sends the request again on a new connection: the list the last
+        // call made goes then.)
+        let previous = transfer.headerList
         transfer.headerList = CurlHTTPClient.headerList(request, length: transfer.body.count)
-        // libcurl reads the header fields when it writes the request, after this callback.
         _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, transfer.headerList)
+        curl_slist_free_all(previous)
         return Int32(CURL_PREREQFUNC_OK)
     }
 

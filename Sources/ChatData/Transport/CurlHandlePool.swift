@@ -83,9 +83,15 @@ final class CurlHandlePool: @unchecked Sendable {
     /// Gives back a handle `take` gave: it keeps its connection for the next transfer to `key`.
     /// Its options are reset here, so that an idle handle points at nothing of a transfer's.
     func put(_ handle: UnsafeMutableRawPointer?, for key: String, by transfer: ResponseChannel) {
+        keep(handle, for: key) { inUse[key]?.removeAll { $0 === transfer } }
+    }
+
+    /// Resets `handle` and keeps it for `key` (or cleans it up past `keptPerKey`), running
+    /// `update` under the lock with it, then wakes a transfer waiting for a handle.
+    private func keep(_ handle: UnsafeMutableRawPointer?, for key: String, _ update: () -> Void) {
         if let handle { curl_easy_reset(handle) }
         pthread_mutex_lock(mutex)
-        inUse[key]?.removeAll { $0 === transfer }
+        update()
         let kept = handle != nil && idle[key, default: []].count < Self.keptPerKey
         if kept, let handle { idle[key, default: []].append(handle) }
         pthread_cond_broadcast(returned)
@@ -134,14 +140,7 @@ final class CurlHandlePool: @unchecked Sendable {
     /// the pool.
     func endPreconnect(_ connection: PreparedConnection, handle: UnsafeMutableRawPointer?) {
         let key = connection.key
-        if let handle { curl_easy_reset(handle) }
-        pthread_mutex_lock(mutex)
-        let kept = handle != nil && idle[key, default: []].count < Self.keptPerKey
-        if kept, let handle { idle[key, default: []].append(handle) }
-        if prepared[key] === connection { prepared[key] = nil }
-        pthread_cond_broadcast(returned)
-        pthread_mutex_unlock(mutex)
-        if !kept, let handle { curl_easy_cleanup(handle) }
+        keep(handle, for: key) { if prepared[key] === connection { prepared[key] = nil } }
     }
 
     /// Closes every connection made ahead that waits for a request: the process is ending.

@@ -4,8 +4,8 @@ protocol HTTPClient: Sendable {
     /// a transport failure. Ending the consumer (cancel, break) aborts the transfer.
     func send(_ request: HTTPRequest) -> HTTPResponseStream
 
-    /// Gets a connection ready, in the background, for requests that go where `request` goes,
-    /// sending nothing; a failure is left for the request that follows to report.
+    /// Gets a connection ready, in the background, sending nothing, for the first request like
+    /// `request` (its method and URL); a failure is left for the request that follows to report.
     func preconnect(_ request: HTTPRequest)
 }
 
