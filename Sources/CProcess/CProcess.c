@@ -2,6 +2,7 @@
 #include "CProcess.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 int cprocess_pipe_cloexec(int fds[2]) {
@@ -11,6 +12,14 @@ int cprocess_pipe_cloexec(int fds[2]) {
     if (pipe(fds) != 0) return -1;
     fcntl(fds[0], F_SETFD, FD_CLOEXEC);
     fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+#endif
+}
+
+short cprocess_peer_shutdown_event(void) {
+#if defined(POLLRDHUP)
+    return POLLRDHUP;
+#else
     return 0;
 #endif
 }

@@ -1,13 +1,17 @@
 #ifndef CPROCESS_H
 #define CPROCESS_H
 
-// The process calls Swift's Glibc module does not import (glibc declares them only for
-// _GNU_SOURCE), for ChatData's child processes.
+// What Swift's Glibc module does not import (glibc declares it only for _GNU_SOURCE), for
+// ChatData's child processes and connections.
 
 /// A pipe whose two ends are close-on-exec from the moment they exist (pipe2 with O_CLOEXEC):
 /// no child another thread starts can inherit them, as it could between pipe() and a separate
 /// fcntl(). Where pipe2 is missing (macOS) the flag is set right after, which leaves that
 /// window. Returns 0, or -1 with errno set.
 int cprocess_pipe_cloexec(int fds[2]);
+
+/// poll's event for a peer that shut its side of a connection (POLLRDHUP, Linux's value for
+/// the machine it is built for); 0 where there is none.
+short cprocess_peer_shutdown_event(void);
 
 #endif

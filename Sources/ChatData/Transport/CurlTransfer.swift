@@ -1,4 +1,5 @@
 internal import CCurl
+internal import CProcess
 import Synchronization
 
 #if canImport(Glibc)
@@ -109,12 +110,9 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     /// `POLLRDHUP`: the peer shut its side (Linux; Glibc's module leaves it out, as a GNU
-    /// extension). Elsewhere only a reset connection (`POLLHUP`) is seen.
-    #if os(Linux)
-        private static let peerShutdown: Int16 = 0x2000
-    #else
-        private static let peerShutdown: Int16 = 0
-    #endif
+    /// extension, so it comes from C). Elsewhere 0, and only a reset connection (`POLLHUP`) is
+    /// seen.
+    private static let peerShutdown = cprocess_peer_shutdown_event()
 
     private static func port(of address: sockaddr_storage) -> Int {
         var copy = address
