@@ -107,11 +107,23 @@ extension PythonMCPServer {
             let header = request.header("authorization") ?? ""
             return ServerStep.json(status: 500, "got \(header), token \(header.dropFirst(7))")
         }
+        // The token where the line is cut (200 characters): redacted first, so no part of it shows.
+        let cut = try LoopbackServer { request, _ in
+            let header = request.header("authorization") ?? ""
+            return ServerStep.json(status: 500, String(repeating: "x", count: 182) + " " + header)
+        }
+        // A JSON-RPC error whose message repeats the header.
+        let rpcError = try LoopbackServer { request, _ in
+            let id = (try? JSONParser.parse(request.bodyText))?["id"]?.jsonText ?? "null"
+            let header = request.header("authorization") ?? ""
+            return ServerStep.json(
+                status: 200, #"{"jsonrpc":"2.0","id":\#(id),"error":{"code":-32000,"message":"bad \#(header)"}}"#)
+        }
         let page = try LoopbackServer { _, _ in
             [.head(status: 200, headers: [("Content-Type", "text/html")], chunked: false), .text("<html>"), .end]
         }
         let good = try LoopbackServer { request, _ in Self.answer(request) }
-        defer { [garbage, failing, page, good].forEach(LoopbackTestHelpers.stopInBackground) }
+        defer { [garbage, failing, cut, rpcError, page, good].forEach(LoopbackTestHelpers.stopInBackground) }
         try await RefusingPort.with { refused in
             func entry(_ name: String, _ port: Int) -> MCPServerEntry {
                 MCPServerEntry(
@@ -120,21 +132,25 @@ extension PythonMCPServer {
             }
             let entries = [
                 entry("garbage", garbage.port), entry("failing", failing.port), entry("page", page.port),
-                entry("refused", refused), entry("good", good.port),
+                entry("refused", refused), entry("cut", cut.port), entry("rpc", rpcError.port),
+                entry("good", good.port),
             ]
             let source = MCPToolSource(entries, clientVersion: "test") { _ in "/dev/null" }
             #expect(await source.tools().map(\.name) == ["good__t"])
             let problems = await source.problems
-            #expect(problems.map(\.server) == ["garbage", "failing", "page", "refused"])
+            #expect(problems.map(\.server) == ["garbage", "failing", "page", "refused", "cut", "rpc"])
             for (server, message) in problems {
+                #expect(!message.contains(secret.prefix(6)), "\(server): \(message)")
                 #expect(!message.contains(secret) && !message.contains("QUERYSECRET") && !message.contains("pw@"))
-                #expect(message.hasPrefix("http://127.0.0.1:"), "\(server): \(message)")
+                // A JSON-RPC error is the server's own words; every other problem names the endpoint.
+                #expect(server == "rpc" || message.hasPrefix("http://127.0.0.1:"), "\(server): \(message)")
                 #expect(!message.contains("\n"))
             }
             #expect(problems[0].message.hasSuffix("/mcp: its answer is not JSON"))
             #expect(problems[1].message.contains("/mcp: it answered HTTP 500: got [redacted], token [redacted]"))
             #expect(problems[2].message.hasSuffix("/mcp: it answered with text/html, not JSON"))
             #expect(problems[3].message.contains("\(refused)/mcp: "))
+            #expect(problems[5].message == "bad [redacted]", "\(problems[5].message)")
             #expect(failing.requests.first?.header("authorization") == "Bearer \(secret)")
             await source.close()
         }

@@ -194,7 +194,7 @@ final class MCPHTTPConnection: MCPConnection {
             if head.status == 404 && sentSession { return .expired }
             guard (200..<300).contains(head.status) else {
                 let text = String(decoding: try await Self.collect(&parts, limit: 4096), as: UTF8.self)
-                let detail = text.isEmpty ? "" : ": " + ServerText.line(text, limit: 200)
+                let detail = text.isEmpty ? "" : ": " + ServerText.line(redacted(text), limit: 200)
                 return .answer(.failure(failure("it answered HTTP \(head.status)\(detail)")))
             }
             guard let id else { return .answer(.success(.null)) }
@@ -221,7 +221,9 @@ final class MCPHTTPConnection: MCPConnection {
         -> Result<JSONValue, MCPFailure>
     {
         let bytes = try await Self.collect(&parts, limit: Self.largestAnswer)
-        guard bytes.count < Self.largestAnswer else { return .failure(failure("its answer is over 64 MB")) }
+        guard bytes.count < Self.largestAnswer else {
+            return .failure(failure("its answer is over \(Self.largestAnswer / 1_048_576) MB"))
+        }
         guard let value = try? JSONParser.parse(bytes) else { return .failure(failure("its answer is not JSON")) }
         var answer: Result<JSONValue, MCPFailure>?
         for message in value.array ?? [value] {
@@ -245,7 +247,9 @@ final class MCPHTTPConnection: MCPConnection {
                 guard answer == nil, let value = try? JSONParser.parse(event.data) else { return }
                 answer = take(value, id: id)
             }
-            if pending > Self.largestAnswer { return .failure(failure("it sent an event over 64 MB")) }
+            if pending > Self.largestAnswer {
+                return .failure(failure("it sent an event over \(Self.largestAnswer / 1_048_576) MB"))
+            }
         }
         // The server ends the stream after the response: its last bytes may keep the connection.
         parts.stopReading()
@@ -255,7 +259,7 @@ final class MCPHTTPConnection: MCPConnection {
     /// Handles one message from the server: the response to request `id` is returned; a request
     /// of the server's is answered (in a POST of its own), a notification passed on.
     private func take(_ value: JSONValue, id: Int) -> Result<JSONValue, MCPFailure>? {
-        switch MCPMessage(value) {
+        switch MCPMessage(value, redacting: redacted) {
         case .response(let number, let result) where number == id:
             return result
         case .request(let requestID, let method):
@@ -305,12 +309,17 @@ final class MCPHTTPConnection: MCPConnection {
             + "give its certificate with --ca-cert FILE, ca_cert in the config, or SSL_CERT_FILE)"
     }
 
-    /// A failure naming the endpoint, with every configured header value, and each long word
-    /// of one (the token of `Bearer <token>`), taken out of `text`.
+    /// A failure naming the endpoint, its text `redacted`.
     private func failure(_ text: String) -> MCPFailure {
-        var text = "\(place): \(text)"
+        MCPFailure(redacted("\(place): \(text)"))
+    }
+
+    /// `text` with every configured header value, and each long word of one (the token of
+    /// `Bearer <token>`), taken out: before any cut, so that no part of one is left.
+    private func redacted(_ text: String) -> String {
+        var text = text
         for secret in secrets { text = text.replacing(secret, with: "[redacted]") }
-        return MCPFailure(text)
+        return text
     }
 
     /// The body's bytes, at most `limit` (and the piece that crossed it).

@@ -9,8 +9,9 @@ enum MCPMessage: Equatable {
     case notification(method: String)
 
     /// What `message` is; nil when it is not one of these (not an object, or an answer with
-    /// no id chat could have given).
-    init?(_ message: JSONValue) {
+    /// no id chat could have given). `redact` takes secrets out of a server's error text before
+    /// it is cut to a line (a secret cut in two could no longer be found).
+    init?(_ message: JSONValue, redacting redact: (String) -> String = { $0 }) {
         guard message.isObject else { return nil }
         let id = message["id"]
         if let method = message["method"]?.string {
@@ -20,7 +21,7 @@ enum MCPMessage: Equatable {
         guard let number = id?.wholeNumber else { return nil }
         if let error = message["error"] {
             let text = error["message"]?.string ?? error.jsonText ?? "an error"
-            self = .response(id: number, .failure(MCPFailure(ServerText.line(text, limit: 300))))
+            self = .response(id: number, .failure(MCPFailure(ServerText.line(redact(text), limit: 300))))
         } else {
             self = .response(id: number, .success(message["result"] ?? .null))
         }
