@@ -12,11 +12,6 @@ struct ToolProblemLine: Sendable {
         style = console.errorStyle
     }
 
-    init(stderr: FileDescriptorSink, style: TerminalStyle) {
-        self.stderr = stderr
-        self.style = style
-    }
-
     /// The line for `message` about `server` (empty: the message names it) and its log.
     func report(_ server: String, _ message: String, _ log: String?) {
         let named = server.isEmpty ? message : "MCP server \"\(ServerText.line(server, limit: 60))\": \(message)"

@@ -77,15 +77,11 @@ public final class MCPTools: ToolSource {
         routes.withLock { $0[offeredName] }
     }
 
-    /// Whether the offered tool runs without asking (`auto_approve`, `--yes-tools`).
+    /// Whether the offered tool runs without asking (`auto_approve`, `--yes-tools`): by the
+    /// server's own name for it, as the approval names it (never by the offered name, which two
+    /// tools' names can share once made fit).
     public func isApproved(_ offeredName: String) -> Bool {
-        guard let (server, tool) = route(offeredName), let approval = approved[server] else { return false }
-        switch approval {
-        case .all: return true
-        case .tools(let names):
-            return names.contains { MCPToolSource.offeredName(server: server, tool: $0) == offeredName }
-                || approval.covers(tool)
-        }
+        route(offeredName).flatMap { approved[$0.server]?.covers($0.tool) } ?? false
     }
 
     /// Where server `name`'s stderr goes; nil when it goes nowhere, or it is reached over HTTP.
