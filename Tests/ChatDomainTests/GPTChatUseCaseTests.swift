@@ -131,6 +131,22 @@ struct GPTChatUseCaseTests {
         #expect(conversation.messages == [user("Lost", .failed)])
     }
 
+    /// Thinking is not an answer: a failure after a thinking block and before any text is a
+    /// failure before any text.
+    @Test func failureAfterThinkingAloneMarksTheUserMessageFailed() async {
+        let error = ChatError.streamError(message: "overloaded")
+        let thinking = ChatEvent.thinking(.signed(text: "Let me see.", signature: "sig"))
+        let stub = StubGPTRepository([.answer([thinking], failure: error)])
+        let useCase = GPTChatUseCase(repository: stub)
+        var conversation = newConversation()
+
+        let turn = await useCase.send("Lost", in: &conversation) { _ in }
+
+        #expect(turn.answer == nil)
+        #expect(turn.error == error)
+        #expect(conversation.messages == [user("Lost", .failed)])
+    }
+
     @Test func failedUserMessageIsLeftOutOfTheNextRequest() async {
         let stub = StubGPTRepository([
             .answer([], failure: .unauthorized(message: "bad key")),

@@ -84,7 +84,7 @@ final class CheckpointedAnswerRecording: AnswerRecording {
         let index: [PendingWrites.Write] = last ? [.searchIndex] : []
         if let id = answer.storageID {
             _ = queue.storeNow([.update(answer, id: id, at: HTTPDate.now())] + index, patience: .long)
-        } else if !answer.parts.isEmpty || answer.state == .complete {
+        } else if answer.hasAnswerContent || answer.state == .complete {
             let batch = MessageBatch(
                 conversationID: conversationID, messages: [answer], settings: settings, systemPrompt: systemPrompt,
                 at: HTTPDate.now())

@@ -86,6 +86,17 @@ public struct ChatMessage: Sendable, Equatable {
         parts.contains { if case .toolCall = $0 { true } else { false } }
     }
 
+    /// Whether an answer says anything a stored row keeps: text, or a tool call. Thinking blocks
+    /// alone do not count: they are kept only with the calls they led to.
+    public var hasAnswerContent: Bool {
+        parts.contains {
+            switch $0 {
+            case .text, .toolCall: true
+            default: false
+            }
+        }
+    }
+
     /// The results it carries for earlier tool calls, in order.
     public var toolResults: [ToolResult] {
         parts.compactMap { if case .toolResult(let result) = $0 { result } else { nil } }

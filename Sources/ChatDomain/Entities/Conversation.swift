@@ -38,8 +38,7 @@ public struct Conversation: Sendable, Equatable {
         // The calls of the last answer that called tools, not answered yet.
         var waiting: [String] = []
         for message in messages where message.state != .failed {
-            let calls = message.role == .assistant && message.hasToolCalls
-            if message.role == .assistant && message.content.isEmpty && !calls { continue }
+            if message.role == .assistant && !message.hasAnswerContent { continue }
             if message.role == .tool {
                 var answered = message
                 for result in message.toolResults { waiting.removeAll { $0 == result.callID } }
@@ -52,7 +51,7 @@ public struct Conversation: Sendable, Equatable {
                 result.append(ChatMessage(role: .tool, parts: waiting.map { .toolResult(Self.lostResult(of: $0)) }))
                 waiting = []
             }
-            if calls { waiting = message.toolCalls.map(\.id) }
+            if message.role == .assistant && message.hasToolCalls { waiting = message.toolCalls.map(\.id) }
             result.append(message)
         }
         if !waiting.isEmpty {

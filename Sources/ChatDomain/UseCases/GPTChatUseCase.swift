@@ -123,7 +123,7 @@ public struct GPTChatUseCase: ChatUseCase {
             conversation.append(partial)
             return Turn(answer: partial, omittedMessages: omitted)
         } catch {
-            if partial.parts.isEmpty {
+            if !partial.hasAnswerContent {
                 // Nothing of the answer was stored: stored rows need text (or tool calls). The
                 // question is marked failed; tool results, which the calls before them need,
                 // are not.
