@@ -12,7 +12,7 @@ enum ConversationQueries {
     /// compact, and a string in them cannot hold an unescaped `"`, so the text below is found
     /// only as a part's type.
     static let turnAnswer = """
-        role = 'assistant' AND (parts IS NULL OR instr(parts, '"type":"tool_call"') = 0)
+        role = 'assistant' AND (parts IS NULL OR instr(parts, '"type":"\(StoredPartDTO.toolCallType)"') = 0)
         """
 
     /// The conversations that meet `condition`, at most `limit`, and what was left out.

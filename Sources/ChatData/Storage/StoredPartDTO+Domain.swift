@@ -1,6 +1,9 @@
 import ChatDomain
 
 extension StoredPartDTO {
+    /// The type of a tool call's part (a turn's query looks for it in the stored JSON).
+    static let toolCallType = "tool_call"
+
     init(_ part: MessagePart) {
         switch part {
         case .text(let text):
@@ -8,7 +11,7 @@ extension StoredPartDTO {
         case .image(let image):
             self.init(type: "image", image: StoredImageDTO(image))
         case .toolCall(let call):
-            self.init(type: "tool_call", id: call.id, name: call.name, arguments: call.arguments)
+            self.init(type: Self.toolCallType, id: call.id, name: call.name, arguments: call.arguments)
         case .toolResult(let result):
             self.init(
                 type: "tool_result", id: result.callID, content: result.content.map(StoredPartDTO.init),
@@ -28,7 +31,7 @@ extension StoredPartDTO {
             return text.map(MessagePart.text)
         case "image":
             return image.map { .image($0.toDomain(home: home)) }
-        case "tool_call":
+        case Self.toolCallType:
             guard let id, let name else { return nil }
             return .toolCall(ToolCall(id: id, name: name, arguments: arguments ?? .null))
         case "tool_result":
