@@ -12,9 +12,18 @@ import Dispatch
 /// waits for it on a queue of its own.
 struct ShellTextEditor: TextEditor {
     var command: String
+    /// What the editor is for, as its failures name it (`/edit could not start vim`).
+    var purpose = "/edit"
+    /// What a failed edit leaves, as its failure says it.
+    var whenFailed = "nothing sent"
 
     init(environment: [String: String]) {
-        command = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty } ?? "vi"
+        command = Self.configured(in: environment) ?? "vi"
+    }
+
+    /// The editor `$VISUAL` or `$EDITOR` names, if either does.
+    static func configured(in environment: [String: String]) -> String? {
+        [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty }
     }
 
     func edit(_ initial: String) async -> Result<String, EditorFailure> {
@@ -30,7 +39,7 @@ struct ShellTextEditor: TextEditor {
             guard let base = buffer.baseAddress else { return -1 }
             return mkstemps(base, 3)
         }
-        guard fd >= 0 else { return .failure(EditorFailure("/edit could not create a temporary file")) }
+        guard fd >= 0 else { return .failure(EditorFailure("\(purpose) could not create a temporary file")) }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
         _ = initial.withCString { write(fd, $0, strlen($0)) }
@@ -48,14 +57,14 @@ struct ShellTextEditor: TextEditor {
             case .success(let pid) = ProcessSpawn.spawn(
                 ["/bin/sh", "-c", command + " \"$1\"", "sh", path], actions: &actions)
         else {
-            return .failure(EditorFailure("/edit could not start \(command)"))
+            return .failure(EditorFailure("\(purpose) could not start \(command)"))
         }
         guard ProcessSpawn.wait(pid) == 0 else {
-            return .failure(EditorFailure("the editor (\(command)) failed; nothing sent"))
+            return .failure(EditorFailure("the editor (\(command)) failed; \(whenFailed)"))
         }
         var bytes: [UInt8] = []
         let input = open(path, O_RDONLY)
-        guard input >= 0 else { return .failure(EditorFailure("/edit could not read what was saved")) }
+        guard input >= 0 else { return .failure(EditorFailure("\(purpose) could not read what was saved")) }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }

@@ -39,9 +39,10 @@ final class TTYToolConsentTerminal: ToolConsentTerminal {
     }
 
     func edit(_ text: String) async -> String? {
-        let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }.first { !$0.isEmpty }
-        guard editor == nil else {
-            switch await ShellTextEditor(environment: environment).edit(text) {
+        guard ShellTextEditor.configured(in: environment) == nil else {
+            var editor = ShellTextEditor(environment: environment)
+            (editor.purpose, editor.whenFailed) = ("editing the arguments", "the call is as it was")
+            switch await editor.edit(text) {
             case .success(let edited): return edited
             case .failure(let failure):
                 await say(failure.message + "\n")
