@@ -91,6 +91,11 @@ import Testing
         #expect(tools.approved["web"] == .all)
         #expect(tools.approved["time"] == .tools(["get_current_time", "convert_time"]))
         #expect(ToolSettings.split("a.b.c") == ("a", "b.c"))
+        // A server whose name holds a dot: the longest configured name wins.
+        let configured = ["docs", "docs.internal"]
+        #expect(ToolSettings.split("docs.internal", configured: configured) == ("docs.internal", nil))
+        #expect(ToolSettings.split("docs.internal.search", configured: configured) == ("docs.internal", "search"))
+        #expect(ToolSettings.split("docs.search", configured: configured) == ("docs", "search"))
     }
 
     @Test func anUnknownServerIsOneLineNamingTheKnownOnes() async throws {

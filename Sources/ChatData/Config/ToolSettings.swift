@@ -42,7 +42,7 @@ public struct ToolSettings: Sendable {
         servers = servers.map { names in names.reduce(into: []) { if !$0.contains($1) { $0.append($1) } } }
         var approved: [String: ToolApproval] = [:]
         for item in overrides.yesTools {
-            let (server, tool) = Self.split(item)
+            let (server, tool) = Self.split(item, configured: configured)
             guard configured.contains(server) else {
                 throw .noToolServer(name: server, source: .flag("--yes-tools"), known: configured)
             }
@@ -57,8 +57,15 @@ public struct ToolSettings: Sendable {
         self.approved = approved
     }
 
-    /// `SERVER.TOOL` as its server and tool; `SERVER` alone with no tool.
-    static func split(_ item: String) -> (server: String, tool: String?) {
+    /// `SERVER.TOOL` as its server and tool; `SERVER` alone with no tool. A server's name may
+    /// hold dots: the longest `configured` name the item is, or starts with before a dot, is the
+    /// server; else the server is what comes before the first dot.
+    static func split(_ item: String, configured: [String] = []) -> (server: String, tool: String?) {
+        if configured.contains(item) { return (item, nil) }
+        if let server = configured.filter({ item.hasPrefix($0 + ".") }).max(by: { $0.count < $1.count }) {
+            let tool = String(item.dropFirst(server.count + 1))
+            return (server, tool.isEmpty ? nil : tool)
+        }
         guard let dot = item.firstIndex(of: ".") else { return (item, nil) }
         let tool = String(item[item.index(after: dot)...])
         return (String(item[..<dot]), tool.isEmpty ? nil : tool)
