@@ -206,8 +206,9 @@ struct InlineRenderer {
         return i - s
     }
 
-    /// Bytes that end a word because they may start something else.
-    private static func stops(_ byte: UInt8) -> Bool {
+    /// Bytes that end a word because they may start something else (a table's plain cells hold
+    /// none but the space: `TableLayout.isPlain`).
+    static func stops(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x20, 0x09, UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"),
             UInt8(ascii: "["), UInt8(ascii: "!"), UInt8(ascii: "<"), UInt8(ascii: "\\"):

@@ -213,24 +213,12 @@ private struct LaidCells {
     }
 
     /// Whether a cell is plain text: printable ASCII (a cell a byte; no tab, which becomes a
-    /// space) with nothing `InlineRenderer` reads as markup (a backslash, `*`, `_`, `~`, a backtick,
-    /// `[`, `!`, `<`). Laid out in
-    /// plain style on one unbounded row, such a cell is its own bytes: its words and the spaces
-    /// between them as they are (it is trimmed: no space before or after).
+    /// space) with nothing `InlineRenderer` reads as markup (`InlineRenderer.stops`, spaces
+    /// aside). Laid out in plain style on one unbounded row, such a cell is its own bytes: its
+    /// words and the spaces between them as they are (it is trimmed: no space before or after).
     static func isPlain(_ cell: ArraySlice<UInt8>) -> Bool {
         cell.withUnsafeBufferPointer { buffer in
-            for byte in buffer {
-                switch byte {
-                case UInt8(ascii: "\\"), UInt8(ascii: "*"), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "`"),
-                    UInt8(ascii: "["), UInt8(ascii: "!"), UInt8(ascii: "<"):
-                    return false
-                case 0x20...0x7E:
-                    continue
-                default:
-                    return false
-                }
-            }
-            return true
+            buffer.allSatisfy { $0 == 0x20 || ((0x21...0x7E).contains($0) && !InlineRenderer.stops($0)) }
         }
     }
 }
