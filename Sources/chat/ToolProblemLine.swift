@@ -12,10 +12,14 @@ struct ToolProblemLine: Sendable {
         style = console.errorStyle
     }
 
-    /// The line for `message` about `server` (empty: the message names it) and its log.
+    /// The line for `message` about `server` (empty: the message names it) and its log. On a
+    /// terminal it first clears the line it starts on: a problem found during a call (the server
+    /// gone) comes while the call's live line (`ToolCallReporter`) is shown, which the call's
+    /// last line then replaces below it.
     func report(_ server: String, _ message: String, _ log: String?) {
         let named = server.isEmpty ? message : "MCP server \"\(ServerText.line(server, limit: 60))\": \(message)"
         let logged = log.map { " (its log: \($0))" } ?? ""
-        stderr.write(style.warning("chat: warning: " + named + logged) + "\n")
+        let clear = stderr.isTerminal ? "\r\u{1B}[K" : ""
+        stderr.write(clear + style.warning("chat: warning: " + named + logged) + "\n")
     }
 }
