@@ -45,10 +45,11 @@ public struct ToolListPresenter {
             text += "\n"
             let own = tools.filter { $0.server == server }
             if own.isEmpty { text += style.dim("  (no tools)") + "\n" }
-            let width = min(32, own.map { ServerText.line($0.tool, limit: 60).count }.max() ?? 0)
+            // Terminal cells, not characters: a wide character takes two.
+            let width = min(32, own.map { CellWidth.of(ServerText.line($0.tool, limit: 60)) }.max() ?? 0)
             for entry in own {
                 let name = ServerText.line(entry.tool, limit: 60)
-                let padding = String(repeating: " ", count: max(1, width - name.count + 2))
+                let padding = String(repeating: " ", count: max(1, width - CellWidth.of(name) + 2))
                 text += "  " + name + padding + style.dim(ServerText.line(entry.description, limit: 200)) + "\n"
             }
         }
