@@ -234,6 +234,11 @@ struct AnthropicToolRequestTests {
         #expect(try openAI(Array(round[...2])).sentAsText)
         #expect(try !openAI(Array(asText[...2])).sentAsText)
         #expect(try openAI(Array(asText[...3])).sentAsText)
+        // A redacted block alone sends nothing of it: nothing is said.
+        var redactedOnly = Array(asText[...2])
+        redactedOnly[2] = ChatMessage(
+            role: .assistant, parts: [.thinking(.redacted(data: "ZW5j")), .text("Checking.")])
+        #expect(try !openAI(redactedOnly).sentAsText)
         // Anthropic's ids and calls carry over as they are.
         #expect(try text(openAI(round)).contains(#""id":"toolu_1""#))
         #expect(try text(openAI(round)).contains(#""tool_call_id":"toolu_2""#))

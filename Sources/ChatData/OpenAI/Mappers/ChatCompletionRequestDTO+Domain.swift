@@ -23,7 +23,7 @@ extension ChatCompletionRequestDTO {
                 }
         )
         sentAsText = request.messages.contains { message in
-            !message.thinkingBlocks.isEmpty
+            !MessageDTO.thinkingTexts(message).isEmpty
                 || message.toolResults.contains { result in
                     result.content.contains { if case .image = $0 { true } else { false } }
                 }
@@ -83,11 +83,18 @@ extension ChatCompletionRequestDTO.MessageDTO {
 
     /// `message`'s text, after its thinking blocks' text (`[thinking: …]`) when it has any.
     private static func text(_ message: ChatMessage) -> String {
-        let thinking = message.thinkingBlocks.compactMap { block -> String? in
+        let thinking = thinkingTexts(message)
+        guard !thinking.isEmpty else { return message.content }
+        return (thinking + (message.content.isEmpty ? [] : [message.content])).joined(separator: "\n\n")
+    }
+
+    /// Another provider's thinking blocks as they go here, as text: each signed block with text
+    /// (a redacted block's opaque data, and an empty block, are left out: nothing of them is
+    /// sent, so nothing is said of them).
+    static func thinkingTexts(_ message: ChatMessage) -> [String] {
+        message.thinkingBlocks.compactMap { block -> String? in
             guard case .signed(let text, _) = block, !text.isEmpty else { return nil }
             return "[thinking: \(text)]"
         }
-        guard !thinking.isEmpty else { return message.content }
-        return (thinking + (message.content.isEmpty ? [] : [message.content])).joined(separator: "\n\n")
     }
 }
