@@ -5,6 +5,7 @@
 #include <curl/curl.h>
 #include <dlfcn.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 static inline CURLcode ccurl_setopt_long(CURL *curl, CURLoption option, long value) {
     return curl_easy_setopt(curl, option, value);
@@ -50,6 +51,20 @@ static inline CURLcode ccurl_setopt_seek_function(CURL *curl, curl_seek_callback
 
 static inline CURLcode ccurl_setopt_sockopt_function(CURL *curl, curl_sockopt_callback value) {
     return curl_easy_setopt(curl, CURLOPT_SOCKOPTFUNCTION, value);
+}
+
+// libcurl 7.88 opens its sockets without close-on-exec, so every program chat starts (an MCP
+// server, an editor, an -x command) would inherit its open connections and keep them open after
+// chat closes them. Opened here with SOCK_CLOEXEC instead: atomically, so a process started by
+// another thread at that moment cannot inherit one either.
+static curl_socket_t ccurl_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
+    (void)clientp;
+    (void)purpose;
+    return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+}
+
+static inline CURLcode ccurl_setopt_cloexec_sockets(CURL *curl) {
+    return curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, ccurl_open_socket);
 }
 
 static inline CURLcode ccurl_getinfo_long(CURL *curl, CURLINFO info, long *value) {

@@ -41,33 +41,31 @@ struct ProgramClipboard: Clipboard {
     }
 
     private func copyNow(_ text: String) -> ClipboardResult {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return .failed("no pipe to \(name)") }
+        guard let pipe = ProcessSpawn.pipe() else { return .failed("no pipe to \(name)") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
-        posix_spawn_file_actions_addclose(&actions, ends[1])
+        posix_spawn_file_actions_adddup2(&actions, pipe.read, 0)
         // The program may stay behind to serve the selection: it must hold none of chat's outputs.
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let spawned = ProcessSpawn.spawn([path] + arguments, actions: &actions)
-        close(ends[0])
+        close(pipe.read)
         guard case .success(let pid) = spawned else {
-            close(ends[1])
+            close(pipe.write)
             return .failed("\(name) could not be started")
         }
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes {
-                write(ends[1], $0.baseAddress?.advanced(by: offset), $0.count - offset)
+                write(pipe.write, $0.baseAddress?.advanced(by: offset), $0.count - offset)
             }
             if written < 0 && errno == EINTR { continue }
             guard written > 0 else { break }
             offset += written
         }
-        close(ends[1])
+        close(pipe.write)
         let status = ProcessSpawn.wait(pid)
         guard status == 0 else { return .failed("\(name) failed (status \(status))") }
         return .copied(via: name, note: nil)

@@ -63,7 +63,7 @@ struct ShellTextEditor: TextEditor {
             return .failure(EditorFailure("the editor (\(command)) failed; \(whenFailed)"))
         }
         var bytes: [UInt8] = []
-        let input = open(path, O_RDONLY)
+        let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return .failure(EditorFailure("\(purpose) could not read what was saved")) }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {

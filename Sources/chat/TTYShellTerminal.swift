@@ -31,13 +31,11 @@ final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
         guard fd >= 0 else { return nil }
         if isatty(0) != 1 { _ = dup2(fd, 0) }
         tty = fd
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
+        guard let ends = ProcessSpawn.pipe() else {
             close(fd)
             return nil
         }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        wake = (ends[0], ends[1])
+        wake = ends
         let candidate = environment["SHELL"] ?? ""
         shell = candidate.hasPrefix("/") && access(candidate, X_OK) == 0 ? candidate : "/bin/sh"
     }

@@ -145,4 +145,26 @@ import Testing
         #expect(server.requestConnections == [0, 1])
         client.shutdown()
     }
+
+    /// A program started while a connection is kept (an MCP server, an editor, an -x command)
+    /// does not inherit it: when the client closes the connection, the server sees it end at
+    /// once, not when that program does.
+    @Test func aProgramStartedMeanwhileDoesNotHoldTheConnectionOpen() async throws {
+        let server = try LoopbackServer(keepAlive: true) { _, _ in Self.answer("kept") }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        var client: CurlHTTPClient? = CurlHTTPClient()
+        let result = await ServerGPTRepositoryTests.collect(
+            Self.repository(server, try #require(client)).streamChat(ServerGPTRepositoryTests.request()))
+        #expect(result.events.first == .text("kept"))
+        #expect(server.openConnections == 1)
+        let child = try ProcessSpawn.spawn(["/bin/sleep", "30"], actions: nil).get()
+        defer {
+            kill(child, SIGKILL)
+            _ = ProcessSpawn.wait(child)
+        }
+        // Its transfer threads ended, the client's last reference goes: its kept connection closes.
+        client?.shutdown()
+        client = nil
+        #expect(await LoopbackTestHelpers.eventually(timeout: 5) { server.openConnections == 0 })
+    }
 }

@@ -19,7 +19,8 @@ public final class LoopbackServer: Sendable {
     /// With `keepAlive`, a head says nothing of `Connection: close` and `.end` leaves the
     /// connection open for the next request (steps after it still play: `.pause`, `.close`).
     public init(keepAlive: Bool = false, respond: @escaping @Sendable (RecordedRequest, Int) -> [ServerStep]) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        // Close-on-exec: a chat process another test starts meanwhile must not hold it open.
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
@@ -55,6 +56,9 @@ public final class LoopbackServer: Sendable {
     /// Connections accepted so far.
     public var acceptedConnections: Int { shared.withLock { $0.accepted } }
 
+    /// Connections open now: accepted and not yet ended by either side.
+    public var openConnections: Int { shared.withLock { $0.connections } }
+
     /// For each request in `requests`, the 0-based number of the connection it came on.
     public var requestConnections: [Int] { shared.withLock { $0.requestConnections } }
 
@@ -88,6 +92,8 @@ public final class LoopbackServer: Sendable {
             guard poll(&entry, 1, 50) > 0 else { continue }
             let fd = accept(shared.listener, nil, nil)
             guard fd >= 0 else { continue }
+            // Close-on-exec (Glibc does not import accept4; the window left is too short to matter here).
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             let number = shared.withLock { state -> Int? in
                 guard !state.stopped else { return nil }
                 state.connections += 1

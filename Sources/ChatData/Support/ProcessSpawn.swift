@@ -1,3 +1,5 @@
+internal import CProcess
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -54,6 +56,16 @@ public enum ProcessSpawn {
                     : posix_spawn(&pid, arguments[0], actions, &attributes, &argv, environ)
             }
         return result == 0 ? .success(pid) : .failure(Failure(code: result))
+    }
+
+    /// A pipe whose ends are close-on-exec from the moment they exist, so that no child started
+    /// meanwhile by another thread inherits them (a child that does keeps the write end open, and
+    /// its reader never sees the end); nil, with `errno` set, if there is none. A spawn's
+    /// `dup2` onto 0 or 1 gives the child its end without the flag.
+    public static func pipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [-1, -1]
+        guard cprocess_pipe_cloexec(&ends) == 0 else { return nil }
+        return (ends[0], ends[1])
     }
 
     /// Waits for child `pid` to end; its status as a shell gives it: the exit code, or 128 plus

@@ -12,34 +12,31 @@ enum ShellCommand {
     }
 
     static func run(_ command: String) throws(Failure) -> (status: Int32, output: [UInt8]) {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { throw Failure(message: "could not create a pipe") }
+        guard let ends = ProcessSpawn.pipe() else { throw Failure(message: "could not create a pipe") }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
 
         let spawned = ProcessSpawn.spawn(["/bin/sh", "-c", command], actions: &actions)
-        close(pipeEnds[1])
+        close(ends.write)
         let pid: pid_t
         switch spawned {
         case .success(let child):
             pid = child
         case .failure(let failure):
-            close(pipeEnds[0])
+            close(ends.read)
             throw Failure(message: "could not run /bin/sh: \(String(cString: strerror(failure.code)))")
         }
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { read(ends.read, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count <= 0 { break }
             output.append(contentsOf: buffer[0..<count])
         }
-        close(pipeEnds[0])
+        close(ends.read)
         return (ProcessSpawn.wait(pid), output)
     }
 }

@@ -223,6 +223,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         _ = ccurl_setopt_string(easy, CURLOPT_URL, request.url)
         _ = ccurl_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = ccurl_setopt_long(easy, CURLOPT_NOSIGNAL, 1)
+        _ = ccurl_setopt_cloexec_sockets(easy)
         _ = ccurl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(request.connectTimeout * 1000))
         // A backstop only; the precise idle timeout is measured in the progress callback.
         _ = ccurl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
