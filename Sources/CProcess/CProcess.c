@@ -1,8 +1,10 @@
 #define _GNU_SOURCE
 #include "CProcess.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <spawn.h>
 #include <unistd.h>
 
 int cprocess_pipe_cloexec(int fds[2]) {
@@ -22,4 +24,11 @@ short cprocess_peer_shutdown_event(void) {
 #else
     return 0;
 #endif
+}
+
+int cprocess_spawn_close_from(void *actions, int lowest) {
+    // Looked up where chat runs, not linked: glibc has it from 2.34 on.
+    typedef int (*close_from)(posix_spawn_file_actions_t *, int);
+    close_from add = (close_from)dlsym(RTLD_DEFAULT, "posix_spawn_file_actions_addclosefrom_np");
+    return add ? add((posix_spawn_file_actions_t *)actions, lowest) : -1;
 }

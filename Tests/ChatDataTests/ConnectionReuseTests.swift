@@ -157,6 +157,11 @@ import Testing
             Self.repository(server, try #require(client)).streamChat(ServerGPTRepositoryTests.request()))
         #expect(result.events.first == .text("kept"))
         #expect(server.openConnections == 1)
+        // libcurl's socket is close-on-exec itself, for a child not started by ProcessSpawn
+        // (which also closes every other descriptor in its children).
+        let sockets = Self.descriptors(connectedToPort: server.port)
+        #expect(sockets.count == 1)
+        for socket in sockets { #expect(fcntl(socket, F_GETFD) & FD_CLOEXEC != 0) }
         let child = try ProcessSpawn.spawn(["/bin/sleep", "30"], actions: nil).get()
         defer {
             kill(child, SIGKILL)
@@ -166,5 +171,19 @@ import Testing
         client?.shutdown()
         client = nil
         #expect(await LoopbackTestHelpers.eventually(timeout: 5) { server.openConnections == 0 })
+    }
+
+    /// This process's descriptors of TCP connections to 127.0.0.1:`port`.
+    static func descriptors(connectedToPort port: Int) -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap(Int32.init).filter { descriptor in
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let named = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(descriptor, $0, &length) == 0 }
+            }
+            return named && address.sin_family == sa_family_t(AF_INET)
+                && Int(UInt16(bigEndian: address.sin_port)) == port
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 
 @testable import ChatData
@@ -33,5 +34,46 @@ struct ProcessSpawnTests {
         #expect(try mask("SigBlk", in: status) == 0)
         let sigpipe: UInt64 = 1 << (13 - 1)
         #expect(try mask("SigIgn", in: status) & sigpipe == 0)
+    }
+
+    /// Whether this C library can close a child's other descriptors (glibc 2.34 and later).
+    static let closesTheRest =
+        dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") != nil
+
+    /// The descriptors a child started by `ProcessSpawn` holds, as `readlink` names them.
+    static func heldByAChild() throws -> [String] {
+        let listing = NSTemporaryDirectory() + "chat-spawn-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: listing) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, listing, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let child = try ProcessSpawn.spawn(
+            ["/bin/sh", "-c", "for f in /proc/$$/fd/*; do readlink $f; done; exit 0"], actions: &actions
+        ).get()
+        #expect(ProcessSpawn.wait(child) == 0)
+        return try String(contentsOfFile: listing, encoding: .utf8).split(separator: "\n").map(String.init)
+    }
+
+    @Test(.enabled(if: closesTheRest, "the C library cannot close a child's other descriptors"))
+    func aDescriptorOpenedWithoutCloseOnExecIsNotInherited() throws {
+        // As libcurl makes its socket pairs: no close-on-exec.
+        var ends: [Int32] = [-1, -1]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { close($0) } }
+        let pipe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(ends[0])")
+        let held = try Self.heldByAChild()
+        #expect(held.contains { $0.hasPrefix("/") }, "\(held)")  // its output file: the listing works
+        #expect(!held.contains(pipe), "\(held)")
+    }
+
+    @Test func aPipeFromProcessSpawnIsCloseOnExec() throws {
+        let ends = try #require(ProcessSpawn.pipe())
+        defer {
+            close(ends.read)
+            close(ends.write)
+        }
+        #expect(fcntl(ends.read, F_GETFD) & FD_CLOEXEC != 0)
+        #expect(fcntl(ends.write, F_GETFD) & FD_CLOEXEC != 0)
     }
 }

@@ -9,7 +9,9 @@ internal import CProcess
 /// Starts a child process as a shell would: no signal blocked and every signal's handling at its
 /// default. A child inherits both from the thread that starts it, and chat's threads block
 /// signals (Swift's and libdispatch's workers) and ignore SIGPIPE; an editor started so would not
-/// see Ctrl-C or a window resize.
+/// see Ctrl-C or a window resize. It inherits no descriptor but standard input, output and error:
+/// chat's own are close-on-exec, and where the C library can (glibc 2.34 on) every other one is
+/// closed too, such as the socket pairs libcurl makes for itself.
 public enum ProcessSpawn {
     /// Why a child could not be started: `posix_spawn`'s error number.
     public struct Failure: Error {
@@ -19,10 +21,26 @@ public enum ProcessSpawn {
     /// Spawns `arguments[0]` (a path; with `searchPath`, a name looked for in `PATH` as a shell
     /// does) with `arguments` and `environment` (`NAME=value` entries; this process's when
     /// nil); the child's pid. With `ownProcessGroup`, the child leads a process group of its
-    /// own, so the terminal's Ctrl-C (sent to the foreground group) does not reach it.
+    /// own, so the terminal's Ctrl-C (sent to the foreground group) does not reach it. `actions`
+    /// gain, last, the closing of every descriptor above standard error.
     public static func spawn(
-        _ arguments: [String], actions: UnsafePointer<posix_spawn_file_actions_t>?, environment: [String]? = nil,
-        searchPath: Bool = false, ownProcessGroup: Bool = false
+        _ arguments: [String], actions: UnsafeMutablePointer<posix_spawn_file_actions_t>?,
+        environment: [String]? = nil, searchPath: Bool = false, ownProcessGroup: Bool = false
+    ) -> Result<pid_t, Failure> {
+        var own = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&own)
+        defer { posix_spawn_file_actions_destroy(&own) }
+        return withUnsafeMutablePointer(to: &own) { own in
+            let actions = actions ?? own
+            // Last, after the caller's actions have put what the child gets on 0, 1 and 2.
+            _ = cprocess_spawn_close_from(UnsafeMutableRawPointer(actions), 3)
+            return spawn(arguments, actions, environment, searchPath, ownProcessGroup)
+        }
+    }
+
+    private static func spawn(
+        _ arguments: [String], _ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ environment: [String]?,
+        _ searchPath: Bool, _ ownProcessGroup: Bool
     ) -> Result<pid_t, Failure> {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
