@@ -63,6 +63,27 @@ struct SQLiteConnectionTests {
         #expect(row?.5 == Int.max)
     }
 
+    @Test func aKeptStatementHoldsNothingOfItsLastUse() throws {
+        let db = try file.open()
+        let echo = try db.firstRow("SELECT ?", ["a long answer"]) { row throws(StorageError) in
+            try row.column(0, as: String.self)
+        }
+        #expect(echo == "a long answer")
+        // The same statement, kept, stepped again with nothing bound: its parameter is NULL.
+        let statement = try db.statement("SELECT ?")
+        defer { statement.reset() }
+        #expect(try statement.step())
+        #expect(try statement.column(0, as: String?.self) == nil)
+    }
+
+    @Test func statementsMadeForOneUseAreNotKept() throws {
+        let db = try file.open()
+        let once = try db.statement("SELECT 1", keep: false)
+        let kept = try db.statement("SELECT 1")
+        #expect(kept !== once)
+        #expect(try db.statement("SELECT 1") === kept)
+    }
+
     @Test func anEmptyStringIsStoredAsTextNotNull() throws {
         let db = try file.open()
         try db.run("INSERT INTO item (name) VALUES (?)", [""])

@@ -76,7 +76,9 @@ enum MessageRows {
             if rows.count == rowsPerInsert, let full {
                 insert = full
             } else {
-                insert = try db.statement(insertSQL(rows: rows.count))
+                // Kept for one row (every answer) and a full batch; the rest's size varies.
+                insert = try db.statement(
+                    insertSQL(rows: rows.count), keep: rows.count == 1 || rows.count == rowsPerInsert)
                 if rows.count == rowsPerInsert { full = insert }
             }
             var arguments = SQLiteArguments(capacity: rows.count * 16)

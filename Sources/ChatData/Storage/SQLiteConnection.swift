@@ -46,10 +46,11 @@ final class SQLiteConnection {
 
     /// The statement for `sql`: the one kept for it, when it is not part-way through its rows
     /// (a use inside another's rows gets one of its own); else prepared now, and kept while
-    /// fewer than `keptStatements` are.
-    func statement(_ sql: String) throws(StorageError) -> SQLiteStatement {
+    /// fewer than `keptStatements` are, unless `keep` is false (SQL made for one use, which
+    /// would take the place of statements that are used again).
+    func statement(_ sql: String, keep: Bool = true) throws(StorageError) -> SQLiteStatement {
         if let statement = kept[sql], !statement.isBusy { return statement }
-        let keeps = kept[sql] == nil && kept.count < Self.keptStatements
+        let keeps = keep && kept[sql] == nil && kept.count < Self.keptStatements
         let statement = try SQLiteStatement(sql, on: self, keptByIt: keeps)
         if keeps { kept[sql] = statement }
         return statement

@@ -58,9 +58,12 @@ final class SQLiteStatement {
     /// Whether the statement is part-way through its rows (stepped, neither done nor reset).
     var isBusy: Bool { sqlite3_stmt_busy(handle) != 0 }
 
-    /// Ends the statement's run (and any read it holds open), ready to be bound again.
+    /// Ends the statement's run (and any read it holds open), ready to be bound again, and lets
+    /// go of what was bound: a kept statement would otherwise hold its last copy of a message's
+    /// text (or of a whole `/load`ed conversation's) until its next use.
     func reset() {
         sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
         onRow = false
     }
 
