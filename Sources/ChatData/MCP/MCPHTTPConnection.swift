@@ -90,10 +90,7 @@ final class MCPHTTPConnection: MCPConnection {
         guard let outcome else {
             return giveUp(id, method, failure("no answer within \(MCPMessage.seconds(timeout))"))
         }
-        if method == "initialize", case .success(let answer) = outcome {
-            let version = answer["protocolVersion"]?.string.flatMap(Self.visibleASCII)
-            state.withLock { $0.protocolVersion = version }
-        }
+        if method == "initialize", case .success(let answer) = outcome { agree(answer) }
         return outcome
     }
 
@@ -110,11 +107,7 @@ final class MCPHTTPConnection: MCPConnection {
             return state.closed ? nil : state.sessionID
         }
         guard let session else { return }
-        var request = makeRequest("DELETE", body: nil, timeout: 3)
-        request.headers.removeAll { $0.name == "Content-Type" || $0.name == "Accept" }
-        if !request.headers.contains(where: { $0.name == "Mcp-Session-Id" }) {
-            request.headers.append(("Mcp-Session-Id", session))
-        }
+        let request = makeRequest("DELETE", body: nil, timeout: 3, ending: session)
         diagnostics.sent(shown(request))
         // The server may refuse (405), be gone or not answer: the session then ends on its own.
         // Either way chat goes on within 3 s.
@@ -125,6 +118,12 @@ final class MCPHTTPConnection: MCPConnection {
             await group.next()
             group.cancelAll()
         }
+    }
+
+    /// Keeps the protocol version `answer` (to `initialize`) agrees on, for the requests after it.
+    private func agree(_ answer: JSONValue) {
+        let version = answer["protocolVersion"]?.string.flatMap(Self.visibleASCII)
+        state.withLock { $0.protocolVersion = version }
     }
 
     /// Sends the request `message` (number `id`) and returns its answer; a session that
@@ -160,8 +159,7 @@ final class MCPHTTPConnection: MCPConnection {
         guard let params else { return false }
         let message = MCPMessage.request(id: id, method: "initialize", params: params)
         guard case .answer(.success(let answer)) = await post(message, expecting: id, timeout: 30) else { return false }
-        let version = answer["protocolVersion"]?.string.flatMap(Self.visibleASCII)
-        state.withLock { $0.protocolVersion = version }
+        agree(answer)
         await notify("notifications/initialized")
         return true
     }
@@ -274,13 +272,16 @@ final class MCPHTTPConnection: MCPConnection {
     }
 
     /// A request to the endpoint with the protocol's header fields, the session's and the
-    /// configured ones.
-    private func makeRequest(_ method: String, body: [UInt8]?, timeout: Double) -> HTTPRequest {
-        let (session, version) = state.withLock { ($0.sessionID, $0.protocolVersion) }
-        var fields: [(name: String, value: String)] = [
-            ("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream"),
-        ]
-        if let session { fields.append(("Mcp-Session-Id", session)) }
+    /// configured ones; with `ending`, the request that ends that session (no body, no answer
+    /// asked for).
+    private func makeRequest(_ method: String, body: [UInt8]?, timeout: Double, ending: String? = nil)
+        -> HTTPRequest
+    {
+        let (current, version) = state.withLock { ($0.sessionID, $0.protocolVersion) }
+        var fields: [(name: String, value: String)] =
+            ending == nil
+            ? [("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream")] : []
+        if let session = ending ?? current { fields.append(("Mcp-Session-Id", session)) }
         if let version { fields.append(("MCP-Protocol-Version", version)) }
         let own = Set(fields.map { $0.name.lowercased() })
         fields += headers.filter { !own.contains($0.name.lowercased()) }
