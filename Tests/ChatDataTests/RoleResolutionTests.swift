@@ -103,6 +103,9 @@ import Testing
         #expect(code.settings.model == "code-model")
         #expect(code.prompt.hasPrefix("Answer with code only"))
         #expect(roles.first { $0.name == "terse" }?.isBuiltIn == false)
+        // What a running REPL's /role cannot change: the review role's profile; nothing of the others.
+        #expect(roles.first { $0.name == "review" }?.setsForTheRun == ["profile"])
+        #expect(roles.filter { $0.name != "review" }.allSatisfy { $0.setsForTheRun.isEmpty })
 
         let shell = try await resolve(path, environment: ["SHELL": "/usr/bin/zsh"]) { $0.role = "shell" }
         let prompt = try #require(shell.systemPrompt)
@@ -112,6 +115,19 @@ import Testing
         // Without a config, the built-in roles are there all the same.
         let none = try SettingsResolver(environment: ["HOME": "/nonexistent"]).roles(configPath: nil)
         #expect(none.map(\.name) == ["code", "explain", "shell"])
+    }
+
+    @Test func aRoleSaysWhichOfItsSettingsAreTheRuns() async throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = try config(
+            """
+            {"roles": {"deep": {"prompt": "Think.", "model": "m", "temperature": 0.3, "thinking_budget": 2048,
+              "cache": true, "tools": ["time"]}}}
+            """)
+        let deep = try #require(
+            try SettingsResolver(environment: [:]).roles(configPath: path).first { $0.name == "deep" })
+        #expect(deep.setsForTheRun == ["cache", "thinking_budget", "tools"])
+        #expect(deep.settings.model == "m")
     }
 
     @Test func rolesThatCannotBeUsedAreErrors() async throws {

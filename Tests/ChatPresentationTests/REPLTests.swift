@@ -301,6 +301,7 @@ struct REPLTests {
             name: "terse", prompt: "Be terse.",
             settings: ChatSettings(model: "terse-model", sampling: [.temperature: .number(0.1)])),
         PromptRole(name: "review", prompt: "Review this:\n{{input}}"),
+        PromptRole(name: "deep", prompt: "Think.", setsForTheRun: ["profile", "thinking_budget"]),
     ]
 
     @Test func roleTakesTheSystemPromptAndSettingsAndShowsInThePrompt() async {
@@ -308,7 +309,7 @@ struct REPLTests {
 
         _ = await session.run()
 
-        #expect(session.outputLines == ["role: (none)", "roles: terse, review", "OK"])
+        #expect(session.outputLines == ["role: (none)", "roles: terse, review, deep", "OK"])
         let request = session.requests.first
         #expect(transcript(request) == ["system: Be terse.", "user: Hi"])
         #expect(request?.settings.model == "terse-model")
@@ -318,6 +319,18 @@ struct REPLTests {
             session.noteLines == [
                 "role terse: its system prompt is set; model terse-model",
                 "chat: error: no role named nope; /role lists them",
+            ])
+    }
+
+    @Test func aRoleWhoseSettingsAreTheRunsSaysThatTheyApplyFromTheStartOnly() async {
+        let session = Harness(["/role deep", "Hi"].map { .line($0) }, roles: Self.roles)
+
+        _ = await session.run()
+
+        #expect(transcript(session.requests.first) == ["system: Think.", "user: Hi"])
+        #expect(
+            session.noteLines == [
+                "role deep: its system prompt is set; its profile, thinking_budget apply from the start only (chat -r deep)"
             ])
     }
 

@@ -16,6 +16,14 @@ struct ConfigRole: Equatable {
     static let settingKeys = ["model", "tools"] + SamplingTable.all.map(\.key) + ["cache", "thinking_budget"]
     /// Every key a role may hold.
     static let keys = ["prompt", "profile"] + settingKeys
+    /// The keys whose settings are the run's (its server, its tools, the provider's own), which
+    /// the REPL's `/role` cannot change: they apply when a run starts with the role.
+    static let runKeys = ["profile", "tools", "cache", "thinking_budget"]
+
+    /// Which of `runKeys` this role sets, sorted.
+    var setsForTheRun: [String] {
+        Self.runKeys.filter { $0 == "profile" ? profile != nil : level[$0] != nil }.sorted()
+    }
 
     init(prompt: String? = nil, level: ConfigLevel = ConfigLevel(), profile: String? = nil) {
         self.prompt = prompt

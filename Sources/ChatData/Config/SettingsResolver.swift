@@ -300,8 +300,9 @@ public struct SettingsResolver {
             var settings = ResolvedSettings.blank
             store(role.level.values, in: &settings)
             return PromptRole(
-                name: name, prompt: role.prompt ?? "", settings: settings.chat, isBuiltIn: BuiltInRoles.all[name] != nil
-            )
+                name: name, prompt: role.prompt ?? "", settings: settings.chat,
+                isBuiltIn: BuiltInRoles.all[name] != nil,
+                setsForTheRun: role.setsForTheRun)
         }.sorted { $0.name < $1.name }
     }
 

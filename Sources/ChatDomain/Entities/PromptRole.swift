@@ -11,17 +11,24 @@ public struct PromptRole: Sendable, Equatable {
     public var settings: ChatSettings
     /// Whether it is one chat comes with (a config may change it).
     public var isBuiltIn: Bool
+    /// The settings it sets that hold for a whole run (a profile, tools, a provider's own), by
+    /// the config's names, sorted: they apply when a run starts with the role, not when a
+    /// running session takes it (`apply(to:)` sets neither).
+    public var setsForTheRun: [String]
 
     /// The placeholder the input fills.
     public static let inputPlaceholder = "{{input}}"
 
     /// Creates a role.
-    public init(name: String, prompt: String, settings: ChatSettings = ChatSettings(model: ""), isBuiltIn: Bool = false)
-    {
+    public init(
+        name: String, prompt: String, settings: ChatSettings = ChatSettings(model: ""), isBuiltIn: Bool = false,
+        setsForTheRun: [String] = []
+    ) {
         self.name = name
         self.prompt = prompt
         self.settings = settings
         self.isBuiltIn = isBuiltIn
+        self.setsForTheRun = setsForTheRun
     }
 
     /// Whether the prompt is a template for the message (it holds `{{input}}`).
