@@ -243,20 +243,9 @@ private struct Allow: ToolConsent {
         }
         #expect(pipes.count == 2 && pipes.allSatisfy { $0.hasPrefix("pipe:") }, "\(pipes)")
         // Another child, started as chat starts any, lists what its descriptors are.
-        let listing = logPath()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, listing, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let child = try ProcessSpawn.spawn(
-            ["/bin/sh", "-c", "for f in /proc/$$/fd/*; do readlink $f; done"], actions: &actions
-        ).get()
-        _ = ProcessSpawn.wait(child)
-        let held = try String(contentsOfFile: listing, encoding: .utf8)
-        #expect(held.contains(listing), "\(held)")
+        let held = try ProcessSpawnTests.heldByAChild()
         for pipe in pipes { #expect(!held.contains(pipe), "\(held)") }
         await connection.close()
-        try? FileManager.default.removeItem(atPath: listing)
     }
 
     @Test("offered names: server__tool within the providers' rules")
