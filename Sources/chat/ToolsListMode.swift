@@ -10,13 +10,13 @@ struct ToolsListMode {
 
     func run() async -> Int32 {
         let settings: ToolSettings
+        let keepsLogs: Bool
         let network: MCPNetworkSettings
         do {
-            let resolver = SettingsResolver(environment: console.environment)
-            settings = try resolver.toolSettings(options.overrides)
             // An HTTPS server is checked with the CA file (and reached through the proxy) a chat
             // run would use.
-            network = try resolver.mcpNetwork(options.overrides)
+            (settings, keepsLogs, network) = try SettingsResolver(environment: console.environment).toolsList(
+                options.overrides)
         } catch {
             return console.fail(ErrorWording.line(for: error), status: 2)
         }
@@ -25,7 +25,7 @@ struct ToolsListMode {
                 "no MCP servers are configured: add mcp_servers to the config (README: Tools)", status: 1)
         }
         let tools = MCPTools(
-            settings, dataDirectory: settings.keepsLogs ? DataDirectory(environment: console.environment) : nil,
+            settings, dataDirectory: keepsLogs ? DataDirectory(environment: console.environment) : nil,
             clientVersion: ChatDataVersion.string, network: network, report: ToolProblemLine(console: console).report)
         let entries = await Self.entries(tools)
         await tools.close()

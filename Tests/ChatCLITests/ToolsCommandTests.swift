@@ -65,6 +65,33 @@ struct ToolsCommandTests {
         #expect(asked.stderr.split(separator: "\n").count == 1)
     }
 
+    /// `--tools-list` takes `tools` from the same levels as a chat run: a profile's and a role's
+    /// choose the servers listed, -T beats both, and with none every configured server is listed.
+    @Test func toolsListListsTheServersTheRunWouldUse() async throws {
+        let chat = ChatBinary()
+        let time = try MCPTestVenv.timeServer.get()
+        let config = try chat.writeConfig(
+            """
+            {"mcp_servers": {"time": {"command": "\(time)", "args": ["--local-timezone", "UTC"]},
+                             "broken": {"command": "/nonexistent/mcp-server"}},
+             "profiles": {"clock": {"base_url": "http://127.0.0.1:9/v1", "tools": ["time"]}},
+             "roles": {"fixer": {"prompt": "Fix it.", "tools": ["broken"]}}}
+            """)
+        for arguments in [["--profile", "clock"], ["-r", "fixer", "-T", "time"]] {
+            let listed = try await chat.run(["--config", config, "--tools-list"] + arguments, timeout: 90)
+            #expect(listed.status == 0, "\(arguments): \(listed.stderr)")
+            #expect(listed.stdout.contains("get_current_time"), "\(arguments): \(listed.stdout)")
+            #expect(listed.stderr == "", "\(arguments): \(listed.stderr)")
+        }
+        // The role's server alone: it cannot start, and that is the one line said.
+        let role = try await chat.run(["--config", config, "--tools-list", "-r", "fixer"], timeout: 90)
+        #expect(!role.stdout.contains("get_current_time"), "\(role.stdout)")
+        #expect(role.stderr.contains("broken"), "\(role.stderr)")
+        let every = try await chat.run(["--config", config, "--tools-list"], timeout: 90)
+        #expect(every.stdout.contains("get_current_time"), "\(every.stdout)")
+        #expect(every.stderr.contains("broken"), "\(every.stderr)")
+    }
+
     @Test func unknownServerNamesAreOneLineAndExit2() async throws {
         let chat = ChatBinary()
         let config = try chat.writeConfig(#"{"mcp_servers": {"time": {"command": "x"}, "git": {"command": "y"}}}"#)

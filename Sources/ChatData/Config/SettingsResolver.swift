@@ -151,14 +151,28 @@ public struct SettingsResolver {
             profile: profile, provider: provider, environmentLevel: environmentLevel, walk: walk, decided: decided)
     }
 
-    /// How a run with `overrides` reaches an MCP server over HTTP, for `--tools-list`, which
-    /// reads no key: the chat server's CA file and proxy, as a chat run uses them.
-    public func mcpNetwork(_ overrides: SettingOverrides) throws(SettingsError) -> MCPNetworkSettings {
-        let decided = try decide(overrides).decided
+    /// What `--tools-list` needs, decided by the same levels as a chat run (a role's or a
+    /// profile's `tools` too) without reading a key: the servers `-T` or `tools` name, else every
+    /// configured one; whether their logs are kept (not with history off); and how an MCP server
+    /// over HTTP is reached (the chat server's CA file and proxy, as a chat run uses them).
+    public func toolsList(_ overrides: SettingOverrides) throws(SettingsError)
+        -> (tools: ToolSettings, keepsLogs: Bool, network: MCPNetworkSettings)
+    {
+        let decision = try decide(overrides)
+        let decided = decision.decided
+        var tools = ToolSettings()
+        tools.servers = decided["tools"].flatMap { [String](setting: $0.value) }
+        try tools.decide(
+            serversValue: decision.file.mcpServers, source: decided["tools"]?.source, overrides: SettingOverrides(),
+            environment: environment)
+        if !tools.isOn { tools.servers = tools.configured }
         var server = ServerConfiguration(baseURL: "")
         server.tls = try TLSFiles(environment: environment).configuration(decided, url: "")
         server.proxy = decided["proxy"]?.value.text
-        return MCPNetworkSettings(server: server, environment: environment)
+        return (
+            tools, decided["history"]?.value.boolean ?? true,
+            MCPNetworkSettings(server: server, environment: environment)
+        )
     }
 
     /// Whether a run without a profile goes to Anthropic: `ANTHROPIC_API_KEY` is set, and neither
@@ -323,20 +337,4 @@ extension SettingsResolver {
         return file.mcpServers?.object?.keys.sorted() ?? []
     }
 
-    /// The tool settings alone, for `--tools-list` (no server or key is needed): the servers
-    /// `-T` or `tools` name, else every configured one.
-    public func toolSettings(_ overrides: SettingOverrides) throws(SettingsError) -> ToolSettings {
-        let (file, filePath, _) = try loadConfig(overrides.configPath)
-        var tools = ToolSettings()
-        let given = overrides.values["tools"] ?? file.top["tools"]
-        tools.servers = given.flatMap([String].init(setting:))
-        let source: SettingSource =
-            overrides.values["tools"] != nil
-            ? .flag("--tools") : .configFile(key: "tools", path: filePath ?? "(no config file)")
-        try tools.decide(
-            serversValue: file.mcpServers, source: source, overrides: SettingOverrides(), environment: environment)
-        if !tools.isOn { tools.servers = tools.configured }
-        tools.keepsLogs = (overrides.values["history"] ?? file.top["history"])?.boolean ?? true
-        return tools
-    }
 }

@@ -14,8 +14,6 @@ public struct ToolSettings: Sendable {
     public var configured: [String] = []
     /// The tools that run without asking, by server.
     public var approved: [String: ToolApproval] = [:]
-    /// Whether the servers' logs are kept (in the data directory): not with history off.
-    public var keepsLogs = true
     /// Problems with the entries of `auto_approve`, a line each (said on stderr; the rest goes on).
     public var problems: [String] = []
     /// The config's `mcp_servers`, as written; read into entries only when tools are used.
