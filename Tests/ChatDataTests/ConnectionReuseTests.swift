@@ -157,12 +157,15 @@ import Testing
             Self.repository(server, try #require(client)).streamChat(ServerGPTRepositoryTests.request()))
         #expect(result.events.first == .text("kept"))
         #expect(server.openConnections == 1)
-        // libcurl's socket is close-on-exec itself, for a child not started by ProcessSpawn
-        // (which also closes every other descriptor in its children).
+        // libcurl's socket is close-on-exec itself: the child is started with plain posix_spawn,
+        // not ProcessSpawn (which also closes every descriptor above 2 in its children).
         let sockets = Self.descriptors(connectedToPort: server.port)
         #expect(sockets.count == 1)
         for socket in sockets { #expect(fcntl(socket, F_GETFD) & FD_CLOEXEC != 0) }
-        let child = try ProcessSpawn.spawn(["/bin/sleep", "30"], actions: nil).get()
+        var child: pid_t = 0
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sleep"), strdup("30"), nil]
+        defer { argv.forEach { free($0) } }
+        #expect(posix_spawn(&child, "/bin/sleep", nil, nil, &argv, environ) == 0)
         defer {
             kill(child, SIGKILL)
             _ = ProcessSpawn.wait(child)

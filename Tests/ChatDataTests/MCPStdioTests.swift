@@ -242,7 +242,11 @@ private struct Allow: ToolConsent {
             try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(connection.pid)/fd/\($0)")
         }
         #expect(pipes.count == 2 && pipes.allSatisfy { $0.hasPrefix("pipe:") }, "\(pipes)")
-        // Another child, started as chat starts any, lists what its descriptors are.
+        // chat's own ends of them, close-on-exec for a child started any way (ProcessSpawn's
+        // children would not hold them anyway: it closes every descriptor above 2 in them).
+        let ends = ProcessSpawnTests.descriptors { pipes.contains($0) }
+        #expect(ends.count == 2, "\(ends)")
+        for end in ends { #expect(fcntl(end, F_GETFD) & FD_CLOEXEC != 0) }
         let held = try ProcessSpawnTests.heldByAChild()
         for pipe in pipes { #expect(!held.contains(pipe), "\(held)") }
         await connection.close()

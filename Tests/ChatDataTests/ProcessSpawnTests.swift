@@ -40,6 +40,15 @@ struct ProcessSpawnTests {
     static let closesTheRest =
         dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") != nil
 
+    /// This process's descriptors whose `/proc/self/fd` link `matches`.
+    static func descriptors(_ matches: (String) -> Bool) -> [Int32] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap(Int32.init).filter { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")).map(matches)
+                ?? false
+        }
+    }
+
     /// The descriptors a child started by `ProcessSpawn` holds, as `readlink` names them.
     static func heldByAChild() throws -> [String] {
         let listing = NSTemporaryDirectory() + "chat-spawn-\(UUID().uuidString)"
