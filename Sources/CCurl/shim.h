@@ -4,6 +4,7 @@
 // Non-variadic wrappers for libcurl's variadic calls, which Swift cannot import.
 #include <curl/curl.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
@@ -60,7 +61,13 @@ static inline CURLcode ccurl_setopt_sockopt_function(CURL *curl, curl_sockopt_ca
 static curl_socket_t ccurl_open_socket(void *clientp, curlsocktype purpose, struct curl_sockaddr *address) {
     (void)clientp;
     (void)purpose;
+#if defined(SOCK_CLOEXEC)
     return socket(address->family, address->socktype | SOCK_CLOEXEC, address->protocol);
+#else
+    curl_socket_t fd = socket(address->family, address->socktype, address->protocol);
+    if (fd != CURL_SOCKET_BAD) fcntl(fd, F_SETFD, FD_CLOEXEC);
+    return fd;
+#endif
 }
 
 static inline CURLcode ccurl_setopt_cloexec_sockets(CURL *curl) {

@@ -7,7 +7,7 @@
 /// A pipe whose two ends are close-on-exec from the moment they exist (pipe2 with O_CLOEXEC):
 /// no child another thread starts can inherit them, as it could between pipe() and a separate
 /// fcntl(). Where pipe2 is missing (macOS) the flag is set right after, which leaves that
-/// window. Returns 0, or -1 with errno set.
+/// window. Neither end is 0, 1 or 2. Returns 0, or -1 with errno set.
 int cprocess_pipe_cloexec(int fds[2]);
 
 /// poll's event for a peer that shut its side of a connection (POLLRDHUP, Linux's value for
