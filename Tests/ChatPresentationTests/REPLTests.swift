@@ -330,8 +330,17 @@ struct REPLTests {
         #expect(transcript(session.requests.first) == ["system: Think.", "user: Hi"])
         #expect(
             session.noteLines == [
-                "role deep: its system prompt is set; its profile, thinking_budget apply from the start only (chat -r deep)"
+                "role deep: its system prompt is set; what it sets for a whole run applies from the start only "
+                    + "(chat -r deep): profile, thinking_budget"
             ])
+    }
+
+    @Test func theRoleTheRunStartedWithSaysNothingOfTheRunsSettings() async {
+        let session = Harness([.line("/role deep")], roles: Self.roles, role: Self.roles[2])
+
+        _ = await session.run()
+
+        #expect(session.noteLines == ["role deep: its system prompt is set"])
     }
 
     @Test func aTemplateRoleTakesTheNextMessageOnly() async {

@@ -29,9 +29,10 @@ struct RoleCommand: SlashCommand {
         var note = "role \(role.name): "
         note += role.isTemplate ? "the next message goes into its prompt" : "its system prompt is set"
         if !role.settings.model.isEmpty { note += "; model \(role.settings.model)" }
-        if !role.setsForTheRun.isEmpty {
-            note +=
-                "; its \(role.setsForTheRun.joined(separator: ", ")) apply from the start only (chat -r \(role.name))"
+        // The role the run started with has them already.
+        if !role.setsForTheRun.isEmpty && context.parts.role?.name != role.name {
+            note += "; what it sets for a whole run applies from the start only (chat -r \(role.name)): "
+            note += role.setsForTheRun.joined(separator: ", ")
         }
         context.note(note)
         return .proceed
