@@ -283,7 +283,8 @@ final class MCPHTTPConnection: MCPConnection {
             ? [("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream")] : []
         if let session = ending ?? current { fields.append(("Mcp-Session-Id", session)) }
         if let version { fields.append(("MCP-Protocol-Version", version)) }
-        let own = Set(fields.map { $0.name.lowercased() })
+        // A DELETE carries no body and asks for none: no Content-Type or Accept, configured or not.
+        let own = Set(fields.map { $0.name.lowercased() } + (ending == nil ? [] : ["content-type", "accept"]))
         fields += headers.filter { !own.contains($0.name.lowercased()) }
         return HTTPRequest(
             method: method, url: url, headers: fields, body: body, connectTimeout: min(timeout, 30),
