@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 int cprocess_pipe_cloexec(int fds[2]) {
@@ -40,9 +41,19 @@ short cprocess_peer_shutdown_event(void) {
 #endif
 }
 
+// Whether the child can carry the closing out: glibc does it with close_range (Linux 5.9 on),
+// else by reading /proc/self/fd; with neither, posix_spawn would fail for every child.
+static int close_from_works(void) {
+#if defined(SYS_close_range)
+    // Closes nothing (no descriptor has that number); fails only where there is no close_range.
+    if (syscall(SYS_close_range, ~0U, ~0U, 0) == 0) return 1;
+#endif
+    return access("/proc/self/fd", R_OK | X_OK) == 0;
+}
+
 int cprocess_spawn_close_from(void *actions, int lowest) {
     // Looked up where chat runs, not linked: glibc has it from 2.34 on.
     typedef int (*close_from)(posix_spawn_file_actions_t *, int);
     close_from add = (close_from)dlsym(RTLD_DEFAULT, "posix_spawn_file_actions_addclosefrom_np");
-    return add ? add((posix_spawn_file_actions_t *)actions, lowest) : -1;
+    return add && close_from_works() ? add((posix_spawn_file_actions_t *)actions, lowest) : -1;
 }

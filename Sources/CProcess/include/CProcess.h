@@ -17,7 +17,8 @@ short cprocess_peer_shutdown_event(void);
 /// Adds to `actions` (a posix_spawn_file_actions_t; untyped here, so that the type stays the C
 /// library's own for Swift, not this module's) the closing, in the child, of every descriptor from `lowest` up
 /// (posix_spawn_file_actions_addclosefrom_np, looked up at run time: glibc 2.34 and later). 0 if
-/// added; -1 where the C library has no such action.
+/// added; -1 where the C library has no such action, or the system gives it no way to work
+/// (neither close_range nor /proc), which would make every spawn fail.
 int cprocess_spawn_close_from(void *actions, int lowest);
 
 #endif
