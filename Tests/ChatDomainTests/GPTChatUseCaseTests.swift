@@ -118,25 +118,12 @@ struct GPTChatUseCaseTests {
 
     // MARK: Failure
 
-    @Test func failureBeforeAnyTextMarksTheUserMessageFailed() async {
-        let error = ChatError.server(status: 503, message: "overloaded")
-        let stub = StubGPTRepository([.answer([], failure: error), .answer([.text("Ok")])])
-        let useCase = GPTChatUseCase(repository: stub)
-        var conversation = newConversation()
-
-        let turn = await useCase.send("Lost", in: &conversation) { _ in }
-
-        #expect(turn.answer == nil)
-        #expect(turn.error == error)
-        #expect(conversation.messages == [user("Lost", .failed)])
-    }
-
     /// Thinking is not an answer: a failure after a thinking block and before any text is a
     /// failure before any text.
-    @Test func failureAfterThinkingAloneMarksTheUserMessageFailed() async {
-        let error = ChatError.streamError(message: "overloaded")
-        let thinking = ChatEvent.thinking(.signed(text: "Let me see.", signature: "sig"))
-        let stub = StubGPTRepository([.answer([thinking], failure: error)])
+    @Test(arguments: [[], [ChatEvent.thinking(.signed(text: "Let me see.", signature: "sig"))]])
+    func failureBeforeAnyTextMarksTheUserMessageFailed(before: [ChatEvent]) async {
+        let error = ChatError.server(status: 503, message: "overloaded")
+        let stub = StubGPTRepository([.answer(before, failure: error), .answer([.text("Ok")])])
         let useCase = GPTChatUseCase(repository: stub)
         var conversation = newConversation()
 
