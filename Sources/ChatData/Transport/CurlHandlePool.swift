@@ -19,7 +19,7 @@ internal import CCurl
 /// A connection made ahead (`PreparedConnection`) is listed here until the first request that
 /// fits it is handed to it (`adopt`), even while it is still connecting.
 ///
-/// `@unchecked Sendable`: `idle`, `prepared` and `inUse` are guarded by `mutex`; the handles in
+/// `@unchecked Sendable`: `idle`, `prepared` and `inUse` are guarded by `lock`; the handles in
 /// `idle` are used by no thread while they are there.
 final class CurlHandlePool: @unchecked Sendable {
     /// Idle handles kept per place; a handle past these is cleaned up when put back.
@@ -33,29 +33,11 @@ final class CurlHandlePool: @unchecked Sendable {
     private var prepared: [String: PreparedConnection] = [:]
     /// The transfers using a handle, by their channels, per place.
     private var inUse: [String: [ResponseChannel]] = [:]
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Signalled when a handle comes back.
-    private let returned: UnsafeMutablePointer<pthread_cond_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        returned = .allocate(capacity: 1)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        #if canImport(Glibc)
-            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        #endif
-        pthread_cond_init(returned, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
+    /// The lock; its condition is signalled when a handle comes back.
+    private let lock = ThreadCondition()
 
     deinit {
         for handle in idle.values.joined() { curl_easy_cleanup(handle) }
-        pthread_cond_destroy(returned)
-        returned.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// A handle for `transfer` to `key`: the one used last for it, with its connections, or a
@@ -64,19 +46,19 @@ final class CurlHandlePool: @unchecked Sendable {
     /// while it takes its body's last bytes (up to `drainWait` seconds). A request that fits a
     /// connection made ahead goes there instead (`adopt`).
     func take(for key: String, by transfer: ResponseChannel) -> UnsafeMutableRawPointer? {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         if idle[key, default: []].isEmpty && hasDraining(key) {
-            var deadline = MonotonicClock.deadline(after: Self.drainWait)
+            let deadline = MonotonicClock.deadline(after: Self.drainWait)
             while idle[key, default: []].isEmpty && hasDraining(key) {
-                if pthread_cond_timedwait(returned, mutex, &deadline) == ETIMEDOUT { break }
+                if !lock.wait(until: deadline) { break }
             }
         }
         let kept = idle[key]?.popLast()
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         guard let handle = kept ?? curl_easy_init() else { return nil }
-        pthread_mutex_lock(mutex)
+        lock.lock()
         inUse[key, default: []].append(transfer)
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         return handle
     }
 
@@ -90,16 +72,16 @@ final class CurlHandlePool: @unchecked Sendable {
     /// `update` under the lock with it, then wakes a transfer waiting for a handle.
     private func keep(_ handle: UnsafeMutableRawPointer?, for key: String, _ update: () -> Void) {
         if let handle { curl_easy_reset(handle) }
-        pthread_mutex_lock(mutex)
+        lock.lock()
         update()
         let kept = handle != nil && idle[key, default: []].count < Self.keptPerKey
         if kept, let handle { idle[key, default: []].append(handle) }
-        pthread_cond_broadcast(returned)
-        pthread_mutex_unlock(mutex)
+        lock.broadcast()
+        lock.unlock()
         if !kept, let handle { curl_easy_cleanup(handle) }
     }
 
-    /// Whether a transfer to `key` is taking its last bytes, its consumer gone. Under `mutex`.
+    /// Whether a transfer to `key` is taking its last bytes, its consumer gone. Under `lock`.
     private func hasDraining(_ key: String) -> Bool {
         inUse[key, default: []].contains { $0.drainingSince.load(ordering: .relaxed) != 0 }
     }
@@ -108,8 +90,8 @@ final class CurlHandlePool: @unchecked Sendable {
     /// use or being prepared. If so, `connection` is listed until it is adopted or ended.
     func beginPreconnect(_ connection: PreparedConnection) -> Bool {
         let key = connection.key
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         guard idle[key, default: []].isEmpty, inUse[key, default: []].isEmpty, prepared[key] == nil else {
             return false
         }
@@ -120,13 +102,13 @@ final class CurlHandlePool: @unchecked Sendable {
     /// The channel of a connection made ahead that takes `request` (which then counts as using
     /// that connection's handle, given back with `put`), or nil.
     func adopt(_ request: HTTPRequest) -> ResponseChannel? {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         let none = prepared.isEmpty
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         if none { return nil }
         let key = request.connectionKey
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         guard let connection = prepared[key], connection.fits(request, key: key), connection.adopt(request) else {
             return nil
         }
@@ -145,9 +127,9 @@ final class CurlHandlePool: @unchecked Sendable {
 
     /// Closes every connection made ahead that waits for a request: the process is ending.
     func closePrepared() {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         let waiting = Array(prepared.values)
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         for connection in waiting { connection.close() }
     }
 }

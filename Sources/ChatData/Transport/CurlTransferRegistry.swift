@@ -10,7 +10,7 @@ import Synchronization
 /// channels, so that ending them wakes a transfer waiting for its consumer, and a condition
 /// signalled when the last one ends, so waiting for them is not a poll.
 ///
-/// `@unchecked Sendable`: `channels` and the count are guarded by `mutex`; `active` mirrors
+/// `@unchecked Sendable`: `channels` and the count are guarded by `lock`; `active` mirrors
 /// the count for lock-free reads.
 final class CurlTransferRegistry: @unchecked Sendable {
     let active = Atomic<Int>(0)
@@ -18,63 +18,42 @@ final class CurlTransferRegistry: @unchecked Sendable {
     /// An array, searched by identity: a few at a time, and a dictionary keyed by
     /// `ObjectIdentifier` made its metadata on every request's path (docs/PERFORMANCE.md, round 24).
     private var channels: [ResponseChannel] = []
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Signalled when the last transfer ends.
-    private let idle: UnsafeMutablePointer<pthread_cond_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        idle = .allocate(capacity: 1)
-        var attributes = pthread_condattr_t()
-        pthread_condattr_init(&attributes)
-        #if canImport(Glibc)
-            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
-        #endif
-        pthread_cond_init(idle, &attributes)
-        pthread_condattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_cond_destroy(idle)
-        idle.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
+    /// The lock; its condition is signalled when the last transfer ends.
+    private let lock = ThreadCondition()
 
     /// A transfer's thread is about to start.
     func started(_ channel: ResponseChannel) {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         channels.append(channel)
         active.add(1, ordering: .releasing)
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         if abortAll.load(ordering: .relaxed) { channel.abort() }
     }
 
     /// A transfer's thread has ended (or could not start).
     func ended(_ channel: ResponseChannel) {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         if let index = channels.firstIndex(where: { $0 === channel }) { channels.remove(at: index) }
-        if active.subtract(1, ordering: .releasing).newValue == 0 { pthread_cond_broadcast(idle) }
-        pthread_mutex_unlock(mutex)
+        if active.subtract(1, ordering: .releasing).newValue == 0 { lock.broadcast() }
+        lock.unlock()
     }
 
     /// Stops every transfer, also one waiting for its consumer to make room.
     func abortEveryTransfer() {
         abortAll.store(true, ordering: .relaxed)
-        pthread_mutex_lock(mutex)
+        lock.lock()
         let running = channels
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         for channel in running { channel.abort() }
     }
 
     /// Waits until no transfer runs, or `timeout` seconds pass.
     func waitUntilIdle(timeout: Double) {
-        var deadline = MonotonicClock.deadline(after: timeout)
-        pthread_mutex_lock(mutex)
+        let deadline = MonotonicClock.deadline(after: timeout)
+        lock.lock()
         while active.load(ordering: .acquiring) > 0 {
-            if pthread_cond_timedwait(idle, mutex, &deadline) == ETIMEDOUT { break }
+            if !lock.wait(until: deadline) { break }
         }
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
     }
 }

@@ -15,8 +15,8 @@
 /// whose transfer was stopped before its request (a premature end), so a pre-connect that
 /// returned would be lost over HTTP/1.1.
 ///
-/// `@unchecked Sendable`: `state` is guarded by `mutex`; the transfer's thread waits on
-/// `changed`, which a pthread condition needs.
+/// `@unchecked Sendable`: `state` is guarded by `lock`, whose condition the transfer's thread
+/// waits on (it is in libcurl's callback: it cannot await).
 final class PreparedConnection: @unchecked Sendable {
     private enum State {
         /// Connecting, or connected and waiting for its request.
@@ -34,24 +34,13 @@ final class PreparedConnection: @unchecked Sendable {
     /// The transfer that makes the connection and then carries the request.
     let transfer: CurlTransfer
     private var state = State.open
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private let changed: UnsafeMutablePointer<pthread_cond_t>
+    /// The lock; its condition is signalled when a request is handed over or the connection closes.
+    private let lock = ThreadCondition()
 
     init(template: HTTPRequest, transfer: CurlTransfer) {
         self.template = template
         self.key = template.connectionKey
         self.transfer = transfer
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        changed = .allocate(capacity: 1)
-        pthread_cond_init(changed, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(changed)
-        changed.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     /// Whether `request`, whose connection key is `key`, can go on this connection as it was set
@@ -66,20 +55,20 @@ final class PreparedConnection: @unchecked Sendable {
 
     /// Hands `request` to the connection; false if it no longer takes one.
     func adopt(_ request: HTTPRequest) -> Bool {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         guard case .open = state else { return false }
         state = .adopted(request)
-        pthread_cond_signal(changed)
+        lock.signal()
         return true
     }
 
     /// Waits (on the transfer's thread, connected) until a request is handed over; nil if the
     /// connection is closed first.
     func waitForRequest() -> HTTPRequest? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while case .open = state { pthread_cond_wait(changed, mutex) }
+        lock.lock()
+        defer { lock.unlock() }
+        while case .open = state { lock.wait() }
         if case .adopted(let request) = state { return request }
         return nil
     }
@@ -87,11 +76,11 @@ final class PreparedConnection: @unchecked Sendable {
     /// Takes no request from now on; returns the one handed over, if any.
     @discardableResult
     func close() -> HTTPRequest? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         if case .adopted(let request) = state { return request }
         state = .closed
-        pthread_cond_signal(changed)
+        lock.signal()
         return nil
     }
 }

@@ -14,7 +14,7 @@ import Synchronization
 /// is bounded by bytes (`limit`): when it is full the transfer's thread waits on a condition
 /// until the consumer has taken them, with no polling, so a fast server cannot fill the memory.
 ///
-/// `@unchecked Sendable`: every field is guarded by `mutex` except the atomic `stopped` and
+/// `@unchecked Sendable`: every field is guarded by `lock` except the atomic `stopped` and
 /// the counters read by tests; the producer is the transfer's own thread, the consumer one task
 /// at a time (an iterator's `next` is never called concurrently).
 final class ResponseChannel: @unchecked Sendable {
@@ -46,11 +46,11 @@ final class ResponseChannel: @unchecked Sendable {
     /// the transfer stops at its next callback. Read without the lock by libcurl's callbacks.
     let stopped = Atomic<Bool>(false)
 
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// Signalled when the consumer has taken the bytes, or the transfer is to stop.
-    private let drained: UnsafeMutablePointer<pthread_cond_t>
+    /// The lock; its condition is signalled when the consumer has taken the bytes, or the
+    /// transfer is to stop.
+    private let lock = ThreadCondition()
 
-    // Guarded by `mutex`.
+    // Guarded by `lock`.
     private var head: HTTPResponseHead?
     private var body: [UInt8] = []
     private var ended = false
@@ -77,22 +77,11 @@ final class ResponseChannel: @unchecked Sendable {
 
     init(limit: Int = ResponseChannel.defaultLimit) {
         self.limit = max(limit, 1)
-        mutex = .allocate(capacity: 1)
-        pthread_mutex_init(mutex, nil)
-        drained = .allocate(capacity: 1)
-        pthread_cond_init(drained, nil)
-    }
-
-    deinit {
-        pthread_cond_destroy(drained)
-        drained.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
     var counters: Stats {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         return stats
     }
 
@@ -100,25 +89,25 @@ final class ResponseChannel: @unchecked Sendable {
 
     /// Hands over the response's head.
     func send(head value: HTTPResponseHead) {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         head = value
         let consumer = takeWaitingConsumer()
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         consumer?.resume()
     }
 
     /// Appends body bytes, first waiting while the buffer is full (the consumer is behind).
     /// False when the transfer is to stop instead.
     func send(body bytes: UnsafeRawBufferPointer) -> Bool {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         while body.count >= limit && !stopped.load(ordering: .relaxed) {
             producerWaiting = true
             stats.producerWaits += 1
-            pthread_cond_wait(drained, mutex)
+            lock.wait()
         }
         producerWaiting = false
         guard !stopped.load(ordering: .relaxed) else {
-            pthread_mutex_unlock(mutex)
+            lock.unlock()
             return false
         }
         body.append(contentsOf: bytes)
@@ -127,7 +116,7 @@ final class ResponseChannel: @unchecked Sendable {
         let consumer = takeWaitingConsumer()
         let quiet = consumer != nil && MonotonicClock.nanoseconds() &- waitingSince >= Self.quietNanoseconds
         if quiet { stats.quietWakes += 1 }
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         if let consumer {
             // A token after a pause: read it here, without waking another thread for it.
             if quiet { ConsumerExecutor.runHere { consumer.resume() } } else { consumer.resume() }
@@ -137,13 +126,13 @@ final class ResponseChannel: @unchecked Sendable {
 
     /// The transfer is over: with `error` if it failed. Bytes already sent are taken first.
     func finish(_ error: (any Error)? = nil) {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         if !ended {
             ended = true
             failure = error
         }
         let consumer = takeWaitingConsumer()
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         consumer?.resume()
     }
 
@@ -152,12 +141,12 @@ final class ResponseChannel: @unchecked Sendable {
     /// The consumer is gone: the transfer stops at its next callback (or at once if it waits for
     /// room), and `next` ends the body with no error.
     func cancel() {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         consumerGone = true
         stopped.store(true, ordering: .relaxed)
-        pthread_cond_broadcast(drained)
+        lock.broadcast()
         let consumer = takeWaitingConsumer()
-        pthread_mutex_unlock(mutex)
+        lock.unlock()
         consumer?.resume()
     }
 
@@ -177,10 +166,10 @@ final class ResponseChannel: @unchecked Sendable {
 
     /// The process is ending: the transfer stops, and the consumer gets the error it ends with.
     func abort() {
-        pthread_mutex_lock(mutex)
+        lock.lock()
         stopped.store(true, ordering: .relaxed)
-        pthread_cond_broadcast(drained)
-        pthread_mutex_unlock(mutex)
+        lock.broadcast()
+        lock.unlock()
     }
 
     // MARK: The consumer's side
@@ -196,14 +185,14 @@ final class ResponseChannel: @unchecked Sendable {
             if let step = take() { return step }
             await withTaskCancellationHandler {
                 await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-                    pthread_mutex_lock(mutex)
+                    lock.lock()
                     if hasSomething {
-                        pthread_mutex_unlock(mutex)
+                        lock.unlock()
                         continuation.resume()
                     } else {
                         waitingConsumer = continuation
                         waitingSince = MonotonicClock.nanoseconds()
-                        pthread_mutex_unlock(mutex)
+                        lock.unlock()
                     }
                 }
             } onCancel: {
@@ -217,8 +206,8 @@ final class ResponseChannel: @unchecked Sendable {
     }
 
     private func take() -> Step? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        lock.lock()
+        defer { lock.unlock() }
         if consumerGone { return .end(nil) }
         if let value = head {
             head = nil
@@ -229,7 +218,7 @@ final class ResponseChannel: @unchecked Sendable {
             bytes.reserveCapacity(min(body.count, limit))
             swap(&bytes, &body)
             stats.takes += 1
-            if producerWaiting { pthread_cond_signal(drained) }
+            if producerWaiting { lock.signal() }
             return .part(.body(bytes))
         }
         if ended { return .end(failure) }
