@@ -40,11 +40,25 @@ import Testing
 
     @Test func theRequestHandedOverReachesTheWaitingTransferOnce() async {
         let connection = Self.connection()
-        let waiting = Task.detached { connection.waitForRequest()?.url }
+        let waiting = Task.detached { connection.waitForRequest()?.request.url }
         #expect(connection.adopt(Self.request()))
         #expect(!connection.adopt(Self.request()), "a second request was taken")
         #expect(await waiting.value == Self.request().url)
         #expect(connection.close()?.url == Self.request().url)
+    }
+
+    /// A request handed over while the connection is still being made finds it new, not kept:
+    /// only one that waited counts as kept (a failure on it may be sent again).
+    @Test func whetherTheConnectionWaitedForItsRequest() async {
+        let early = Self.connection()
+        #expect(early.adopt(Self.request()))
+        #expect(early.waitForRequest()?.waited == false)
+
+        let ready = Self.connection()
+        let waiting = Task.detached { ready.waitForRequest()?.waited }
+        while !ready.isWaiting { await Task.yield() }
+        #expect(ready.adopt(Self.request()))
+        #expect(await waiting.value == true)
     }
 
     @Test func aClosedConnectionTakesNothingAndWakesItsTransfer() async {

@@ -86,9 +86,11 @@ enum CurlCallbacks {
         transfer.reachedServer = true
         if transfer.shouldAbort { return Int32(CURL_PREREQFUNC_ABORT) }
         guard let connection = transfer.prepared else { return Int32(CURL_PREREQFUNC_OK) }
-        guard let request = connection.waitForRequest(), !transfer.shouldAbort, let easy = transfer.easy else {
+        guard let (request, waited) = connection.waitForRequest(), !transfer.shouldAbort, let easy = transfer.easy
+        else {
             return Int32(CURL_PREREQFUNC_ABORT)
         }
+        transfer.preparedConnectionWaited = waited
         transfer.touch()
         if transfer.peerClosed(localPort: Int(localPort)) {
             transfer.preparedConnectionLost = true
@@ -112,6 +114,7 @@ enum CurlCallbacks {
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(userData).takeUnretainedValue()
         if transfer.shouldAbort { return Int(CURL_READFUNC_ABORT) }
         let length = min(size * count, transfer.body.count - transfer.bodyOffset)
+        guard length > 0 else { return 0 }
         transfer.body.withUnsafeBytes { bytes in
             UnsafeMutableRawPointer(buffer).copyMemory(
                 from: bytes.baseAddress! + transfer.bodyOffset, byteCount: length)

@@ -150,10 +150,14 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
             pool: pool)
     }
 
-    /// Whether a request that went on a connection made ahead failed the way a connection the
-    /// server had closed fails: after it was sent, before any byte of the response.
+    /// Whether a request that went on a connection made ahead, ready before it came, failed the
+    /// way a kept connection the server had closed fails: after it was sent, before any byte of
+    /// the response. (On one still being made, it failed as a new connection does: libcurl would
+    /// not send it again, and nor does this.)
     private static func mayResend(_ code: CURLcode, _ transfer: CurlTransfer) -> Bool {
-        guard transfer.reachedServer, !transfer.receivedAnything, !transfer.shouldAbort else { return false }
+        guard transfer.reachedServer, transfer.preparedConnectionWaited, !transfer.receivedAnything,
+            !transfer.shouldAbort
+        else { return false }
         return code == CURLE_SEND_ERROR || code == CURLE_RECV_ERROR || code == CURLE_GOT_NOTHING
     }
 

@@ -36,6 +36,9 @@ final class CurlTransfer: @unchecked Sendable {
     var prepared: PreparedConnection?
     /// The connection made ahead was found closed by the server before its request was sent.
     var preparedConnectionLost = false
+    /// The connection made ahead was ready, waiting, before its request came: a kept connection,
+    /// which may have died unseen (one still being made when its request came is a new one).
+    var preparedConnectionWaited = false
     /// The sockets libcurl opened for this transfer (to find the connection's own).
     var sockets: [Int32] = []
     /// The body of a request handed to a connection made ahead, read by libcurl's read

@@ -34,6 +34,8 @@ final class PreparedConnection: @unchecked Sendable {
     /// The transfer that makes the connection and then carries the request.
     let transfer: CurlTransfer
     private var state = State.open
+    /// The transfer is in `waitForRequest`, waiting.
+    private var waiting = false
     /// The lock; its condition is signalled when a request is handed over or the connection closes.
     private let lock = ThreadCondition()
 
@@ -63,14 +65,32 @@ final class PreparedConnection: @unchecked Sendable {
         return true
     }
 
-    /// Waits (on the transfer's thread, connected) until a request is handed over; nil if the
+    /// Waits (on the transfer's thread, connected) until a request is handed over, and whether
+    /// it had to (one handed over while the connection was being made did not); nil if the
     /// connection is closed first.
-    func waitForRequest() -> HTTPRequest? {
+    func waitForRequest() -> (request: HTTPRequest, waited: Bool)? {
         lock.lock()
         defer { lock.unlock() }
-        while case .open = state { lock.wait() }
-        if case .adopted(let request) = state { return request }
+        let waited = isOpen
+        while isOpen {
+            waiting = true
+            lock.wait()
+        }
+        waiting = false
+        if case .adopted(let request) = state { return (request, waited) }
         return nil
+    }
+
+    /// Whether the transfer is waiting for its request now (for tests).
+    var isWaiting: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return waiting
+    }
+
+    private var isOpen: Bool {
+        if case .open = state { return true }
+        return false
     }
 
     /// Takes no request from now on; returns the one handed over, if any.
