@@ -1,4 +1,3 @@
-internal import CProcess
 import ChatDomain
 import Dispatch
 import Synchronization
@@ -47,23 +46,21 @@ final class MCPStdioConnection: MCPConnection {
     {
         name = entry.name
         self.onNotification = onNotification
-        // Close-on-exec from the start (pipe2), so that no child another thread starts meanwhile
-        // (another server, an editor) inherits an end and keeps this pipe open; the spawn's dup2
-        // gives this child its own copies.
-        var toChild: [Int32] = [-1, -1]
-        var fromChild: [Int32] = [-1, -1]
-        guard cprocess_pipe_cloexec(&toChild) == 0 else { throw MCPFailure("could not create a pipe") }
-        guard cprocess_pipe_cloexec(&fromChild) == 0 else {
-            Self.closeDescriptor(toChild[0])
-            Self.closeDescriptor(toChild[1])
+        // Close-on-exec from the start (ProcessSpawn.pipe), so that no child another thread starts
+        // meanwhile (another server, an editor) inherits an end and keeps this pipe open; the
+        // spawn's dup2 gives this child its own copies.
+        guard let toChild = ProcessSpawn.pipe() else { throw MCPFailure("could not create a pipe") }
+        guard let fromChild = ProcessSpawn.pipe() else {
+            Self.closeDescriptor(toChild.read)
+            Self.closeDescriptor(toChild.write)
             throw MCPFailure("could not create a pipe")
         }
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, toChild.read, 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild.write, 1)
         if log >= 0 {
             posix_spawn_file_actions_adddup2(&actions, log, 2)
         } else {
@@ -73,19 +70,19 @@ final class MCPStdioConnection: MCPConnection {
             [entry.command] + entry.arguments, actions: &actions,
             environment: Self.environment(adding: entry.environment), searchPath: !entry.command.contains("/"),
             ownProcessGroup: true)
-        Self.closeDescriptor(toChild[0])
-        Self.closeDescriptor(fromChild[1])
+        Self.closeDescriptor(toChild.read)
+        Self.closeDescriptor(fromChild.write)
         if log >= 0 { Self.closeDescriptor(log) }
         switch spawned {
         case .success(let child):
             pid = child
         case .failure(let failure):
-            Self.closeDescriptor(toChild[1])
-            Self.closeDescriptor(fromChild[0])
+            Self.closeDescriptor(toChild.write)
+            Self.closeDescriptor(fromChild.read)
             throw MCPFailure("could not start \(entry.command): \(String(cString: strerror(failure.code)))")
         }
-        input = toChild[1]
-        let output = fromChild[0]
+        input = toChild.write
+        let output = fromChild.read
         DispatchQueue.global().async { [self] in readLoop(output) }
     }
 
