@@ -43,7 +43,7 @@ enum ChatCommand {
             _exit(status)
         }
         // The main thread's one piece of work: the client a run that talks to a server needs.
-        if options.action == .chat || options.action == .models { early.make() }
+        if options.action.talksToServer { early.make() }
         // Then the main thread only waits, in sigsuspend with no signal blocked, so SIGINT, SIGTERM
         // and SIGHUP reach chat's handler here even when chat was started with them blocked
         // (the handler passes them on to a thread reading the terminal). That is where
@@ -96,10 +96,12 @@ enum ChatCommand {
         }
     }
 
-    /// `--models` and a chat: the settings, a client for the server, then the mode.
+    /// `--models` and a chat (`Action.talksToServer`): the settings, a client for the server,
+    /// then the mode.
     private static func withServer(_ options: CommandLineOptions, _ console: Console, _ early: EarlyClient) async
         -> Int32
     {
+        assert(options.action.talksToServer, "no client is made for \(options.action)")
         let builder = SessionBuilder(options: options, console: console)
         // The client is made on the main thread while the settings are read (`EarlyClient`), and
         // the history opens while that ends (docs/PERFORMANCE.md, round 21).

@@ -30,6 +30,18 @@ struct CommandLineOptions: Equatable {
         /// command line would fall back to the local model (`LocalFallback`).
         case localFallback([String])
 
+        /// Whether it talks to the chat server: then `ChatCommand` makes the run's client on the
+        /// main thread while the settings are read, and the run waits for it (`EarlyClient`).
+        /// Every action says, so that a new one cannot wait for a client never made.
+        var talksToServer: Bool {
+            switch self {
+            case .chat, .models: true
+            case .help, .version, .list, .search, .show, .export, .listRoles, .toolsList, .delete, .completions,
+                .manPage, .completionValues, .localFallback:
+                false
+            }
+        }
+
         /// The actions an option asks for, in the order they win: of several asked for, the one
         /// done is the first.
         enum Kind: Int, Comparable {
