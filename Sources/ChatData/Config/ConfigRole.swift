@@ -1,9 +1,9 @@
 import ChatDomain
 
 /// A role as the config's `roles` map holds it: a prompt, the settings it sets (`model`, the
-/// sampling parameters of `SamplingTable`, and Anthropic's `cache` and `thinking_budget`) and a
-/// profile it selects. Only the keys it sets are
-/// present; one that shares a built-in role's name adds to that role.
+/// sampling parameters of `SamplingTable`, `tools`, and Anthropic's `cache` and
+/// `thinking_budget`) and a profile it selects. Only the keys it sets are present; one that
+/// shares a built-in role's name adds to that role.
 struct ConfigRole: Equatable {
     /// The prompt; may hold `{{input}}`.
     var prompt: String?
@@ -12,13 +12,17 @@ struct ConfigRole: Equatable {
     /// The profile it selects unless `--profile` is given.
     var profile: String?
 
+    /// The settings a role may set that a running REPL's `/role` applies too (`PromptRole.settings`).
+    static let conversationKeys = ["model"] + SamplingTable.all.map(\.key)
+    /// The settings a role may set that are the run's (its tools, the provider's own): they apply
+    /// when a run starts with the role, not when `/role` takes it.
+    static let runSettingKeys = ["tools", "cache", "thinking_budget"]
     /// The settings a role may set.
-    static let settingKeys = ["model", "tools"] + SamplingTable.all.map(\.key) + ["cache", "thinking_budget"]
+    static let settingKeys = conversationKeys + runSettingKeys
     /// Every key a role may hold.
     static let keys = ["prompt", "profile"] + settingKeys
-    /// The keys whose settings are the run's (its server, its tools, the provider's own), which
-    /// the REPL's `/role` cannot change: they apply when a run starts with the role.
-    static let runKeys = ["profile", "tools", "cache", "thinking_budget"]
+    /// What of a role is the run's: its profile (another server) and `runSettingKeys`.
+    static let runKeys = ["profile"] + runSettingKeys
 
     /// Which of `runKeys` this role sets, sorted.
     var setsForTheRun: [String] {
