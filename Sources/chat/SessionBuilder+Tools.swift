@@ -27,7 +27,8 @@ extension SessionBuilder {
             format: { $0.object?.isEmpty == true ? "{}" : $0.prettyJSONText }, parse: { JSONValue(jsonText: $0) })
         let toolSwitch = ToolSwitch(servers: servers.servers)
         let reporter = ToolCallReporter(
-            servers, naming: naming, notes: stderr, style: style, live: stderr.isTerminal,
+            servers, naming: naming, notes: stderr, style: style,
+            live: TerminalStyle.takesEscapes(isTerminal: stderr.isTerminal, environment: environment),
             lines: options.json ? JSONLines(console.stdout) : nil, toolSwitch: toolSwitch, format: { $0.jsonText })
         let loop = ToolLoop(
             source: reporter, consent: consent, roundLimit: settings.tools.roundLimit,

@@ -6,10 +6,14 @@ import ChatPresentation
 struct ToolProblemLine: Sendable {
     let stderr: FileDescriptorSink
     let style: TerminalStyle
+    /// Whether stderr takes escape sequences (a terminal, unless `TERM` is `dumb`).
+    let takesEscapes: Bool
 
     init(console: Console) {
         stderr = console.stderr
         style = console.errorStyle
+        takesEscapes = TerminalStyle.takesEscapes(
+            isTerminal: console.stderr.isTerminal, environment: console.environment)
     }
 
     /// The line for `message` about `server` (empty: the message names it) and its log. On a
@@ -19,7 +23,7 @@ struct ToolProblemLine: Sendable {
     func report(_ server: String, _ message: String, _ log: String?) {
         let named = server.isEmpty ? message : "MCP server \"\(ServerText.line(server, limit: 60))\": \(message)"
         let logged = log.map { " (its log: \($0))" } ?? ""
-        let clear = stderr.isTerminal ? "\r\u{1B}[K" : ""
+        let clear = takesEscapes ? "\r\u{1B}[K" : ""
         stderr.write(clear + style.warning("chat: warning: " + named + logged) + "\n")
     }
 }

@@ -92,7 +92,8 @@ public final class MCPTools: ToolSource {
     private func reportProblems() async {
         let problems = await source.problems
         let new = reported.withLock { count in
-            defer { count = problems.count }
+            // Two calls may finish in either order: the count never goes back.
+            defer { count = max(count, problems.count) }
             return problems.dropFirst(count)
         }
         for problem in new { report(problem.server, problem.message, logPath(of: problem.server)) }
