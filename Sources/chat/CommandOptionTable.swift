@@ -77,7 +77,9 @@ enum CommandOptionTable {
                 options.overrides.yesTools += items
             }),
         CommandOption(
-            Flag("tools-list", help: "list the tools of the MCP servers a run would use (-T, tools), else of every configured one"),
+            Flag(
+                "tools-list",
+                help: "list the tools of the MCP servers a run would use (-T, tools), else of every configured one"),
             .action(.toolsList, .toolsList)),
         CommandOption(
             Flag("models", help: "list the models the server offers (a table on a terminal, one a line when piped)"),

@@ -92,6 +92,17 @@ struct ToolsCommandTests {
         #expect(every.stderr.contains("broken"), "\(every.stderr)")
     }
 
+    /// A CA file that is not there is said as a chat run says it, when a server listed is https.
+    @Test func toolsListChecksTheCAFileForAnHTTPSServer() async throws {
+        let chat = ChatBinary()
+        let config = try chat.writeConfig(#"{"mcp_servers": {"docs": {"url": "https://127.0.0.1:9/mcp"}}}"#)
+        let listed = try await chat.run(["--config", config, "--ca-cert", "/nonexistent/ca.pem", "--tools-list"])
+        #expect(listed.status == 2, "\(listed.stderr)")
+        #expect(listed.stderr.hasPrefix("chat: error: "), "\(listed.stderr)")
+        #expect(
+            listed.stderr.contains("/nonexistent/ca.pem") && listed.stderr.contains("--ca-cert"), "\(listed.stderr)")
+    }
+
     @Test func unknownServerNamesAreOneLineAndExit2() async throws {
         let chat = ChatBinary()
         let config = try chat.writeConfig(#"{"mcp_servers": {"time": {"command": "x"}, "git": {"command": "y"}}}"#)

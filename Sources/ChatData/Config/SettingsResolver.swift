@@ -159,20 +159,19 @@ public struct SettingsResolver {
         -> (tools: ToolSettings, keepsLogs: Bool, network: MCPNetworkSettings)
     {
         let decision = try decide(overrides)
-        let decided = decision.decided
-        var tools = ToolSettings()
-        tools.servers = decided["tools"].flatMap { [String](setting: $0.value) }
-        try tools.decide(
-            serversValue: decision.file.mcpServers, source: decided["tools"]?.source, overrides: SettingOverrides(),
-            environment: environment)
-        if !tools.isOn { tools.servers = tools.configured }
-        var server = ServerConfiguration(baseURL: "")
-        server.tls = try TLSFiles(environment: environment).configuration(decided, url: "")
-        server.proxy = decided["proxy"]?.value.text
-        return (
-            tools, decided["history"]?.value.boolean ?? true,
-            MCPNetworkSettings(server: server, environment: environment)
-        )
+        var settings = ResolvedSettings.blank
+        Self.store(decision.decided.mapValues(\.value), in: &settings)
+        try settings.tools.decide(
+            serversValue: decision.file.mcpServers, source: decision.decided["tools"]?.source,
+            overrides: SettingOverrides(), environment: environment)
+        if !settings.tools.isOn { settings.tools.servers = settings.tools.configured }
+        // The TLS files are checked, as a chat run checks them, when a server listed is https.
+        let https = (settings.tools.servers ?? []).contains { name in
+            decision.file.mcpServers?[name]?["url"]?.string?.lowercased().hasPrefix("https://") == true
+        }
+        settings.server.tls = try TLSFiles(environment: environment).configuration(
+            decision.decided, url: https ? "https://" : "")
+        return (settings.tools, settings.history, MCPNetworkSettings(server: settings.server, environment: environment))
     }
 
     /// Whether a run without a profile goes to Anthropic: `ANTHROPIC_API_KEY` is set, and neither
