@@ -109,9 +109,10 @@ enum ConversationQueries {
                 (SELECT model FROM message WHERE conversation_id = c.id ORDER BY id DESC LIMIT 1) AS model,
                 CASE WHEN c.branched THEN \(answersOnBranch)
                     ELSE (SELECT COUNT(*) FROM message WHERE conversation_id = c.id AND \(turnAnswer)) END AS turns
-            FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT \(limit ?? -1)
+            FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?
             """,
-            arguments
+            // Bound, not written into the SQL: one kept statement serves every limit.
+            arguments + [limit ?? -1]
         ) { row throws(StorageError) in
             ConversationSummary(
                 id: try row.column("id"), title: try row.column("title"),

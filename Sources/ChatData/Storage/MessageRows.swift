@@ -178,9 +178,10 @@ enum MessageRows {
     /// shown that ended among them ends where they began.
     static func remove(_ ids: [Int64], _ db: SQLiteConnection) throws(StorageError) {
         guard !ids.isEmpty else { return }
+        // One `?` per id: SQL made for this one use, not kept.
         let conversations = try db.rows(
             "SELECT DISTINCT conversation_id FROM message WHERE id IN (\(ids.map { _ in "?" }.joined(separator: ", ")))",
-            ids
+            ids, keep: false
         ) { row throws(StorageError) in try row.column(0, as: String.self) }
         for conversation in conversations {
             let tree = try BranchTree.read(conversation, db)

@@ -80,11 +80,13 @@ final class SQLiteConnection {
         while try statement.step() {}
     }
 
-    /// Every row of one statement, each made into a `T` by `row`.
+    /// Every row of one statement, each made into a `T` by `row`; its statement kept for the next
+    /// use unless `keep` is false (`statement(_:keep:)`).
     func rows<T>(
-        _ sql: String, _ arguments: [any SQLiteValue] = [], _ row: (SQLiteStatement) throws(StorageError) -> T
+        _ sql: String, _ arguments: [any SQLiteValue] = [], keep: Bool = true,
+        _ row: (SQLiteStatement) throws(StorageError) -> T
     ) throws(StorageError) -> [T] {
-        let statement = try statement(sql)
+        let statement = try statement(sql, keep: keep)
         defer { statement.reset() }
         try statement.bind(arguments)
         var rows: [T] = []
