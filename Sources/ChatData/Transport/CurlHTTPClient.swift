@@ -107,28 +107,22 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
             pool.endPreconnect(connection, handle: nil)
             return
         }
-        let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
-        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-        defer { errorBuffer.deallocate() }
-        let context = Unmanaged.passRetained(transfer)
-        defer { context.release() }
         transfer.easy = easy
         transfer.prepared = connection
         var template = connection.template
         template.body = nil
-        setRequestOptions(easy, template, headers: nil)
-        // The body is read from the transfer once a request is handed over (its size is not
-        // known yet: the pre-request callback names it in a header field).
-        _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
-        _ = ccurl_setopt_read_function(easy, CurlCallbacks.read)
-        _ = ccurl_setopt_pointer(easy, CURLOPT_READDATA, context.toOpaque())
-        _ = ccurl_setopt_seek_function(easy, CurlCallbacks.seek)
-        _ = ccurl_setopt_pointer(easy, CURLOPT_SEEKDATA, context.toOpaque())
-        _ = ccurl_setopt_sockopt_function(easy, CurlCallbacks.sockopt)
-        _ = ccurl_setopt_pointer(easy, CURLOPT_SOCKOPTDATA, context.toOpaque())
-        _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
-        setCallbacks(easy, context: context.toOpaque())
-        let code = curl_easy_perform(easy)
+        let (code, message) = run(easy, for: transfer) { context in
+            setRequestOptions(easy, template, headers: nil)
+            // The body is read from the transfer once a request is handed over (its size is not
+            // known yet: the pre-request callback names it in a header field).
+            _ = ccurl_setopt_long(easy, CURLOPT_POST, 1)
+            _ = ccurl_setopt_read_function(easy, CurlCallbacks.read)
+            _ = ccurl_setopt_pointer(easy, CURLOPT_READDATA, context)
+            _ = ccurl_setopt_seek_function(easy, CurlCallbacks.seek)
+            _ = ccurl_setopt_pointer(easy, CURLOPT_SEEKDATA, context)
+            _ = ccurl_setopt_sockopt_function(easy, CurlCallbacks.sockopt)
+            _ = ccurl_setopt_pointer(easy, CURLOPT_SOCKOPTDATA, context)
+        }
         transfer.prepared = nil
         guard let request = connection.close() else {
             transfer.easy = nil
@@ -145,9 +139,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
             perform(request, again, pool: pool)
             return
         }
-        finish(
-            request, transfer, on: easy, key: connection.key, code: code, message: String(cString: errorBuffer),
-            pool: pool)
+        finish(request, transfer, on: easy, key: connection.key, code: code, message: message, pool: pool)
     }
 
     /// Whether a request that went on a connection made ahead, ready before it came, failed the
@@ -185,24 +177,32 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
             return
         }
         transfer.easy = easy
+        // The transfer frees it when it goes, after its handle went back to the pool, reset.
+        transfer.headerList = headerList(request)
+        let (code, message) = run(easy, for: transfer) { _ in
+            setRequestOptions(easy, request, headers: transfer.headerList)
+            transfer.touch()
+        }
+        finish(request, transfer, on: easy, key: key, code: code, message: message, pool: pool)
+    }
 
-        let headerList = headerList(request)
-        defer { curl_slist_free_all(headerList) }
-
+    /// Runs `easy` for `transfer` on the calling thread: `configure` sets what is particular to
+    /// the transfer (given the callbacks' context, the transfer, kept alive until the end), then
+    /// libcurl's error buffer and the callbacks are set, and the transfer performed. What libcurl
+    /// returned, and its error message.
+    private static func run(
+        _ easy: UnsafeMutableRawPointer, for transfer: CurlTransfer, _ configure: (UnsafeMutableRawPointer) -> Void
+    ) -> (code: CURLcode, message: String) {
         let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
         defer { errorBuffer.deallocate() }
-
         let context = Unmanaged.passRetained(transfer)
         defer { context.release() }
-
-        setRequestOptions(easy, request, headers: headerList)
+        configure(context.toOpaque())
         _ = ccurl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer)
         setCallbacks(easy, context: context.toOpaque())
-
-        transfer.touch()
         let code = curl_easy_perform(easy)
-        finish(request, transfer, on: easy, key: key, code: code, message: String(cString: errorBuffer), pool: pool)
+        return (code, String(cString: errorBuffer))
     }
 
     /// Ends a transfer that carried `request`: the handle back in the pool (under `key`) before

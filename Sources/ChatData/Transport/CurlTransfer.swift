@@ -42,9 +42,11 @@ final class CurlTransfer: @unchecked Sendable {
     /// The sockets libcurl opened for this transfer (to find the connection's own).
     var sockets: [Int32] = []
     /// The body of a request handed to a connection made ahead, read by libcurl's read
-    /// callback from `bodyOffset` on, and its header fields, freed when the transfer ends.
+    /// callback from `bodyOffset` on.
     var body: [UInt8] = []
     var bodyOffset = 0
+    /// The header fields libcurl sends (set with the request, or by the pre-request callback for
+    /// a request handed to a connection made ahead), freed when the transfer ends.
     var headerList: UnsafeMutablePointer<curl_slist>?
 
     init(channel: ResponseChannel, idleTimeout: Double, registry: CurlTransferRegistry) {
