@@ -75,12 +75,21 @@ let releaseLinkerFlags =
     + (packRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : [])
     + (staticLibstdcxx ? ["-L", Context.packageDirectory + "/scripts/link"] : [])
 
-// The dependency rule of the clean architecture lives here: a wrong import fails to compile.
-//   ChatDomain        depends on nothing of ours
-//   ChatData          depends on ChatDomain, CCurl, CSQLite and CProcess (imported `internal`, so no C
-//                     type leaks)
-//   ChatPresentation  depends on ChatDomain only
+// The dependency rule of the clean architecture lives here: a wrong import fails to compile
+// (scripts/check-layers tries one for each rule, and builds with SwiftPM's explicit import check).
+//   ChatDomain        the centre: entities, ports, use cases; depends on nothing of ours
+//   ChatJSON          JSON read from bytes and written to them            → ChatDomain
+//   ChatSystem        the operating system: files, processes, threads     → ChatDomain, CProcess
+//   ChatCatalogue     what several targets read as data (sampling table)  → ChatDomain, ChatJSON
+//   ChatHTTP          the engine: libcurl, SSE, retries, errors as facts  → ChatDomain, ChatJSON, ChatSystem, CCurl
+//   ChatProviders     OpenAI and Anthropic over the engine                → ChatHTTP, ChatCatalogue (and below)
+//   ChatMCP           the MCP client: stdio and Streamable HTTP           → ChatHTTP (and below)
+//   ChatHistory       the SQLite history                                  → ChatCatalogue, ChatSystem, CSQLite
+//   ChatAttachments   files and images attached to a message              → ChatSystem
+//   ChatConfig        every setting decided                               → ChatHTTP, ChatMCP, ChatCatalogue
+//   ChatPresentation  REPL, renderers, wording                            → ChatDomain, ChatJSON
 //   chat              the composition root, the one place that sees everything
+// The C modules are imported `internal`, so no C type leaks out of the target that wraps it.
 let package = Package(
     name: "chat",
     products: [
@@ -108,24 +117,36 @@ let package = Package(
         // pipe2(O_CLOEXEC) for the MCP servers' pipes (Swift's Glibc module does not import it).
         .target(name: "CProcess"),
         .target(name: "ChatDomain"),
+        .target(name: "ChatJSON", dependencies: ["ChatDomain"]),
+        .target(name: "ChatSystem", dependencies: ["ChatDomain", "CProcess"]),
+        .target(name: "ChatCatalogue", dependencies: ["ChatDomain", "ChatJSON"]),
+        .target(name: "ChatHTTP", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "CCurl"]),
         .target(
-            name: "ChatData",
-            dependencies: ["ChatDomain", "CCurl", "CSQLite", "CProcess"],
+            name: "ChatProviders", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP", "ChatCatalogue"]),
+        .target(name: "ChatMCP", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP"]),
+        .target(
+            name: "ChatHistory",
+            dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "CSQLite"],
             linkerSettings: [.linkedLibrary("sqlite3", .when(configuration: .debug))]
                 + releaseLinking("sqlite3", statically: staticSQLite, archives: ["libsqlite3.a"])
         ),
-        .target(name: "ChatPresentation", dependencies: ["ChatDomain"]),
+        .target(name: "ChatAttachments", dependencies: ["ChatDomain", "ChatSystem"]),
+        .target(
+            name: "ChatConfig",
+            dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatMCP"]),
+        .target(name: "ChatPresentation", dependencies: ["ChatDomain", "ChatJSON"]),
         .executableTarget(
             name: "chat",
             dependencies: [
-                "ChatDomain", "ChatData", "ChatPresentation", "CTerminal",
+                "ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP", "ChatProviders", "ChatMCP", "ChatHistory",
+                "ChatAttachments", "ChatConfig", "ChatPresentation", "CTerminal",
             ],
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
         ),
-        // The SSE parser and chunk decoder alone (Benchmarks/run runs it); sees ChatData's
+        // The SSE parser and chunk decoder alone (Benchmarks/run runs it); sees ChatProviders'
         // `@_spi(Benchmarks)` probe, nothing else that is not public.
         .executableTarget(
-            name: "ParserBenchmark", dependencies: ["ChatData"], path: "Benchmarks/ParserBenchmark"),
+            name: "ParserBenchmark", dependencies: ["ChatProviders"], path: "Benchmarks/ParserBenchmark"),
 
         .target(name: "ChatTestSupport", dependencies: ["ChatDomain"], path: "Tests/ChatTestSupport"),
         .testTarget(name: "ChatDomainTests", dependencies: ["ChatDomain", "ChatTestSupport"]),
@@ -133,10 +154,13 @@ let package = Package(
             name: "ChatDataTests",
             // ChatPresentation for ErrorWording: the settings' errors are facts, and the tests read
             // them as people do.
-            dependencies: ["ChatData", "ChatDomain", "ChatPresentation", "ChatTestSupport"]),
+            dependencies: [
+                "ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatProviders", "ChatMCP",
+                "ChatHistory", "ChatAttachments", "ChatConfig", "ChatPresentation", "ChatTestSupport",
+            ]),
         .testTarget(
             name: "ChatPresentationTests", dependencies: ["ChatPresentation", "ChatDomain", "ChatTestSupport"]),
-        .testTarget(name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat", "ChatData"]),
+        .testTarget(name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat", "ChatConfig", "ChatHTTP"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,7 @@
 //   swift run -c release ParserBenchmark [--pieces N] [--size BYTES] [--read BYTES] [--repeat K] [--json]
 //
 // Each stage runs K times after one warm-up; the median run is reported, with min and max.
-@_spi(Benchmarks) import ChatData
+@_spi(Benchmarks) import ChatProviders
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import ChatData
+import ChatConfig
 
 /// The completion script for bash (`chat --completions bash`), written from the options.
 enum BashCompletion {

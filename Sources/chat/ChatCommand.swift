@@ -1,6 +1,8 @@
 import CTerminal
-import ChatData
+import ChatConfig
 import ChatDomain
+import ChatProviders
+import ChatSystem
 
 #if canImport(Glibc)
     import Glibc

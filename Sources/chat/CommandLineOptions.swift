@@ -1,4 +1,4 @@
-import ChatData
+import ChatConfig
 import ChatDomain
 
 /// What the command line asked for.

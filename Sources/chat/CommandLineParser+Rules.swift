@@ -1,4 +1,3 @@
-import ChatData
 import ChatDomain
 import ChatPresentation
 

@@ -1,5 +1,3 @@
-import ChatData
-
 /// Reads the command line into `CommandLineOptions`, over the options of `OptionCatalogue`.
 ///
 /// Options come first, then the prompt. From the first prompt word on, every word is prompt text,

@@ -1,4 +1,4 @@
-import ChatData
+import ChatConfig
 
 /// The command's own options, each declared once: its names, value, help, completion and what it
 /// does. (A setting's option is declared in its `SettingsTable` row.) `--help`, the man page, the

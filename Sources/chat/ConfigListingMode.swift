@@ -1,4 +1,4 @@
-import ChatData
+import ChatConfig
 import ChatPresentation
 
 /// What the config offers, without talking to a server: `--list-roles`, and the profiles and

@@ -1,4 +1,4 @@
-import ChatData
+import ChatHTTP
 import Synchronization
 
 /// The run's `CurlHTTPClient`, made on the main thread, which has nothing else to do, while the

@@ -1,4 +1,4 @@
-import ChatData
+import ChatConfig
 
 /// The completion script for fish (`chat --completions fish`), written from the options: one
 /// `complete` line each, offered only before the prompt.

@@ -1,4 +1,4 @@
-import ChatData
+import ChatSystem
 
 /// `chat --help`: what `chat` is, the prompt rule and the rest in short, the usage forms, and
 /// every option of `OptionCatalogue`, each with its help, wrapped at 100 columns. The man page

@@ -1,6 +1,8 @@
-import ChatData
 import ChatDomain
+import ChatHistory
+import ChatJSON
 import ChatPresentation
+import ChatSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,8 @@
-import ChatData
+import ChatAttachments
+import ChatConfig
+import ChatHistory
 import ChatPresentation
+import ChatSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,4 +1,4 @@
-import ChatData
+import ChatJSON
 import ChatPresentation
 
 extension JSONLines {

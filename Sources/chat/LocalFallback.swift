@@ -1,4 +1,4 @@
-import ChatData
+import ChatConfig
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
-import ChatData
 import ChatPresentation
+import ChatSystem
 
 /// `chat.1`, the man page (`chat --man-page`, which `scripts/install` runs): a small roff
 /// renderer, with the synopsis and the options from `HelpText` and `OptionCatalogue` as `--help`

@@ -1,4 +1,4 @@
-import ChatData
+import ChatConfig
 import ChatDomain
 
 /// Every option of `chat`, each declared once: the settings' flags from their `SettingsTable`

@@ -1,5 +1,5 @@
-import ChatData
 import ChatPresentation
+import ChatSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,6 @@
-import ChatData
 import ChatDomain
 import ChatPresentation
+import ChatSystem
 import Dispatch
 import Synchronization
 

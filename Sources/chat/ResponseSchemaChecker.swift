@@ -1,4 +1,4 @@
-import ChatData
+import ChatConfig
 import ChatDomain
 import ChatPresentation
 

@@ -1,5 +1,7 @@
-import ChatData
+import ChatConfig
 import ChatDomain
+import ChatHistory
+import ChatMCP
 import ChatPresentation
 
 /// What both modes are wired from: the outputs, their styles, the settings and the use case.

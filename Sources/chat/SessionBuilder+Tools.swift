@@ -1,6 +1,9 @@
-import ChatData
+import ChatConfig
 import ChatDomain
+import ChatJSON
+import ChatMCP
 import ChatPresentation
+import ChatSystem
 
 extension SessionBuilder {
     /// The tool loop of a run that uses tools (`tools`, `-T`), and the servers to close at its

@@ -1,6 +1,10 @@
-import ChatData
+import ChatAttachments
+import ChatConfig
 import ChatDomain
+import ChatHistory
 import ChatPresentation
+import ChatProviders
+import ChatSystem
 import Synchronization
 
 /// Builds what a run that talks to the server needs, step by step: the settings (their warnings

@@ -1,4 +1,4 @@
-import ChatData
+import ChatConfig
 
 /// `chat --completions bash|zsh|fish`: the completion scripts, written from `OptionCatalogue`
 /// (`BashCompletion`, `ZshCompletion`, `FishCompletion`). The scripts are static: a value that

@@ -1,6 +1,6 @@
-import ChatData
 import ChatDomain
 import ChatPresentation
+import ChatSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
-import ChatData
 import ChatPresentation
+import ChatSystem
 import Dispatch
 
 #if canImport(Glibc)

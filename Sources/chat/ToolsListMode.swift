@@ -1,6 +1,8 @@
-import ChatData
+import ChatConfig
 import ChatDomain
+import ChatMCP
 import ChatPresentation
+import ChatSystem
 
 /// `chat --tools-list`: the tools of the configured MCP servers (those `-T` names, else all),
 /// each server started, asked, and ended; a server that cannot be used is one line on stderr.

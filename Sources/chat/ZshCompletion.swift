@@ -1,4 +1,4 @@
-import ChatData
+import ChatConfig
 
 /// The completion script for zsh (`chat --completions zsh`), written from the options: one
 /// `_arguments` specification each.

@@ -1,6 +1,12 @@
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
+@testable import ChatDomain
+@testable import ChatHistory
+@testable import ChatJSON
+@testable import ChatPresentation
+@testable import ChatProviders
+@testable import ChatTestSupport
 @testable import chat
 
 /// The command line's rules, in process: options first, then the prompt; unknown options and API

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
 
 /// Everything the workers sent and what chat said back, gathered from all of them.
 private final class Tally: Sendable {

@@ -2,7 +2,7 @@ import ChatTestSupport
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
 
 /// A server whose answer to its `n`th request (from 0) is `answer n`; answer `slow` waits
 /// `pause` seconds before its text.

@@ -3,7 +3,8 @@ import ChatTestSupport
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
+@testable import ChatSystem
 
 private let call = ToolCall(
     id: "call_1", name: "time__get_current_time", arguments: .object(["timezone": .string("UTC")]))

@@ -2,7 +2,9 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatAttachments
+@testable import ChatHistory
+@testable import ChatSystem
 
 /// The smallest files of each image kind: their first bytes are what counts.
 private let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]

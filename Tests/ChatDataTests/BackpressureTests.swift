@@ -3,7 +3,7 @@ import ChatTestSupport
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
 
 /// A consumer slower than the server: the transfer waits for it (on a condition, not a poll),
 /// loses nothing, holds at most the channel's limit in bytes, and still ends when it is

@@ -2,7 +2,8 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
+@testable import ChatSystem
 
 /// Branches in the history: an answer `/retry` replaced and a question `/edit` asked again stay
 /// stored beside what replaced them; a conversation shows one branch; `/fork` records where a

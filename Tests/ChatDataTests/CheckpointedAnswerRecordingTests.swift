@@ -2,7 +2,8 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
+@testable import ChatSystem
 
 /// How the history stores an answer while it streams (`SQLiteConversationStore.recordAnswer`):
 /// what a crash would leave behind, seen through the database itself.

@@ -1,7 +1,9 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
+@testable import ChatJSON
+@testable import ChatProviders
 
 /// A chunk is read once, from its bytes (`ChatStreamDecoder.withChunk`), by the rules the plain
 /// reference (`ReferenceChunk`) spells out, whatever its shape: the everyday ones and the

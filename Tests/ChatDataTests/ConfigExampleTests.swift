@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
+@testable import ChatSystem
 
 /// `config.example.json` documents every key: it must parse, and hold each key at least once.
 @Suite struct ConfigExampleTests {

@@ -1,7 +1,13 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
+@testable import ChatHTTP
+@testable import ChatHistory
+@testable import ChatJSON
+@testable import ChatPresentation
+@testable import ChatProviders
+@testable import ChatTestSupport
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

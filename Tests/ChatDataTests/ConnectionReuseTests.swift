@@ -3,7 +3,13 @@ import ChatTestSupport
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
+@testable import ChatHTTP
+@testable import ChatHistory
+@testable import ChatJSON
+@testable import ChatPresentation
+@testable import ChatProviders
+@testable import ChatSystem
 
 /// One connection per server for the life of a `CurlHTTPClient`: answers, retries and model
 /// lists reuse it, against a loopback server that keeps connections alive and counts them.

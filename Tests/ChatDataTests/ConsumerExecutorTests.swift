@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
 
 /// A reader that prefers `ConsumerExecutor.shared` reads a piece that comes after a pause on
 /// the transfer's thread, right where it arrived; a burst elsewhere. The repository's answer

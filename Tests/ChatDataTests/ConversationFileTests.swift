@@ -2,7 +2,8 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
+@testable import ChatJSON
 
 /// `/save` files: the conversation's settings travel with it, written flat beside `model` as
 /// version 1 wrote them, so version 1 files still load.

@@ -2,7 +2,8 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
+@testable import ChatSystem
 
 /// Listing and searching stored conversations: those with no answer left out and counted, the
 /// limit, and the snippets a search shows.

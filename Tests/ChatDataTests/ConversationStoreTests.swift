@@ -4,7 +4,9 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
+@testable import ChatHistory
+@testable import ChatSystem
 
 // MARK: - Helpers
 
@@ -138,7 +140,7 @@ struct ConversationStoreTests {
 
     @Test func roundTripKeepsMessagesModelSystemPromptAndUsage() async throws {
         let store = try await fixture.open()
-        let started = HTTPDate.now()
+        let started = WallClock.now()
         let id = try #require(await store.begin(Conversation(systemPrompt: "Be brief.", settings: settings)))
         #expect(id.count == 8)
         #expect(id.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) })
@@ -176,7 +178,7 @@ struct ConversationStoreTests {
         #expect(summary.turns == 1)
         #expect(summary.title == loaded.title)
         #expect(summary.createdAt >= started - 1 && summary.createdAt <= summary.updatedAt)
-        #expect(summary.updatedAt <= HTTPDate.now() + 1)
+        #expect(summary.updatedAt <= WallClock.now() + 1)
         #expect(fixture.reports.all == [])
     }
 

@@ -3,7 +3,7 @@ import ChatTestSupport
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
 
 /// `CurlHTTPClient` against the loopback server: what arrives, when, and how transfers end.
 @Suite(.onOwnThread) struct CurlHTTPClientTests {

@@ -3,7 +3,8 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
+@testable import ChatSystem
 
 /// Notices a store reported, in order.
 private final class Notices: Sendable {

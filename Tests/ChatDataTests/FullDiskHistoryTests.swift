@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
+@testable import ChatSystem
 
 private final class Notices: Sendable {
     private let items = Mutex<[HistoryNotice]>([])

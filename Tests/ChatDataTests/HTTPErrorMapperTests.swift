@@ -1,7 +1,9 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
+@testable import ChatJSON
+@testable import ChatProviders
 
 private let chatURL = "https://api.openai.com/v1/chat/completions"
 

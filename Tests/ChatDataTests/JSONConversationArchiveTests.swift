@@ -2,7 +2,7 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
 
 /// A file that is not a saved conversation is named as such, with its format when it has one.
 @Suite struct JSONConversationArchiveTests {

@@ -1,6 +1,9 @@
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
+@testable import ChatDomain
+@testable import ChatJSON
+@testable import ChatPresentation
 
 /// `JSONParser`: strict about the syntax, with the line and column of an error; lenient about
 /// meaning (a repeated key's last value, U+FFFD for lone surrogates and bytes that are not UTF-8).

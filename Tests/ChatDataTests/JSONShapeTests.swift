@@ -2,7 +2,8 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatJSON
+@testable import ChatProviders
 
 /// `JSONShape` reads a chunk by comparing it with the last one read in full and putting its
 /// strings into that one's DTO. It must give exactly what a reading in full gives, or nil (and

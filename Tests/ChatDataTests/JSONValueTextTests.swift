@@ -1,7 +1,8 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatJSON
+@testable import ChatProviders
 
 /// `JSONValue.jsonText`: the one writer (`JSONText`) writing any JSON value on one line, as
 /// `--json`'s lines are written; what it writes reads back the same.

@@ -1,7 +1,8 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
+@testable import ChatProviders
 
 /// Decode what chat needs, tolerate the rest: a field chat does not use never fails an answer,
 /// whatever its type or value; a used field of another type is left out; a repeated key takes

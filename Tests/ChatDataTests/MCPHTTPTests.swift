@@ -4,7 +4,8 @@ import Foundation
 import Glibc
 import Testing
 
-@testable import ChatData
+@testable import ChatJSON
+@testable import ChatMCP
 
 extension PythonMCPServer {
     /// The HTTP requests it has answered, in order.

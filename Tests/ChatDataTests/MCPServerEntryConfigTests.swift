@@ -1,7 +1,8 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatJSON
+@testable import ChatMCP
 
 @Suite("mcp_servers entries")
 struct MCPServerEntryConfigTests {

@@ -5,7 +5,10 @@ import Glibc
 import Synchronization
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
+@testable import ChatJSON
+@testable import ChatMCP
+@testable import ChatProviders
 
 /// The PyPI server `mcp-server-time`, which no one here wrote, in the tests' virtual environment
 /// (`MCPTestVenv`).

@@ -4,7 +4,8 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ChatData
+@testable import ChatProviders
+@testable import ChatSystem
 
 /// A clock the test moves.
 private final class TestClock: Sendable {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
 
 /// Which requests a connection made ahead takes, and the hand-over to the transfer waiting on it.
 @Suite struct PreparedConnectionTests {

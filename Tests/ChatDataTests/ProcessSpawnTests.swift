@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatSystem
 
 #if canImport(Glibc)
     import Glibc

@@ -1,7 +1,7 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials

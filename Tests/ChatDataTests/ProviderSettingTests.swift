@@ -2,7 +2,7 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
 
 /// `provider`: which provider's API the server speaks, `openai` by default (or `anthropic`:
 /// AnthropicSettingsTests), set at the top level or in a profile; another word is one error

@@ -2,7 +2,7 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
 
 /// `render`: auto by default, set by the config or `--render`, and a word it does not know is
 /// an error naming the key and the words it takes.

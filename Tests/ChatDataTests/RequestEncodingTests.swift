@@ -1,7 +1,12 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
+@testable import ChatHistory
+@testable import ChatJSON
+@testable import ChatPresentation
+@testable import ChatProviders
+@testable import ChatTestSupport
 
 /// The request body as the repository sends it.
 private func encodedBody(_ request: ChatRequest, includeUsage: Bool) throws -> String {

@@ -3,7 +3,8 @@ import ChatTestSupport
 import Synchronization
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
+@testable import ChatPresentation
 
 /// A provider unlike OpenAI's, to show that the engine serves any: every event's data is text,
 /// an `end` event ends the answer, an error body is `ERR: message`, and a page of models is

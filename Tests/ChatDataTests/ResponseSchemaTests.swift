@@ -3,7 +3,11 @@ import ChatPresentation
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
+@testable import ChatHistory
+@testable import ChatJSON
+@testable import ChatProviders
+@testable import ChatSystem
 
 /// `--schema`'s value read into a schema (the concise form's grammar, inline JSON, a file), the
 /// request body that carries it, and the settings that store it.

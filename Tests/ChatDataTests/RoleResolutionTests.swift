@@ -2,7 +2,7 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
 
 /// Roles in the config and on the command line: where a role comes in the precedence (flags >
 /// role > profile > environment > top level > defaults), the profile it names, the built-in

@@ -2,7 +2,7 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
 
 /// Rows bound from `SQLiteArguments` (the texts from one buffer of their own, not copied by
 /// SQLite) are stored exactly, the statement runs again with new ones, and a wrong count or a

@@ -2,7 +2,7 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
 
 /// A database file of its own under /tmp for one test, removed when the test ends.
 private final class DatabaseFile {

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
 
 // MARK: - Table
 

@@ -2,7 +2,8 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
+@testable import ChatSystem
 
 /// The full-text index caught up at each search instead of as messages are stored: a search
 /// finds exactly what it would have found with the index kept in step, whatever was stored,

@@ -2,7 +2,9 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
+@testable import ChatHTTP
+@testable import ChatSystem
 
 #if canImport(Glibc)
     import Glibc

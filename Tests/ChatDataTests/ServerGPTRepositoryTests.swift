@@ -3,7 +3,8 @@ import ChatTestSupport
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
+@testable import ChatProviders
 
 /// `ServerGPTRepository` for an OpenAI-compatible server, over a real `CurlHTTPClient` against
 /// the loopback server.

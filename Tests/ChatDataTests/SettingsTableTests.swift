@@ -1,7 +1,8 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatCatalogue
+@testable import ChatConfig
 
 /// The settings table: every key declared once, what a flag may give, and what the command line
 /// itself set, apart from the other levels.

@@ -2,7 +2,7 @@ import ChatDomain
 import ChatPresentation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
 
 /// The line a person reads for `error`.
 func line(_ error: SettingsError) -> String {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatSystem
 
 @Suite struct ShellHistoryFileTests {
     private let home = NSTemporaryDirectory() + "chat-shell-history-\(UUID().uuidString)"

@@ -2,7 +2,10 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
+@testable import ChatHistory
+@testable import ChatJSON
+@testable import ChatPresentation
 
 /// The `settings` column: written from `SamplingTable`'s stored names, keys sorted, numbers as
 /// Foundation's encoder writes them (earlier releases wrote it with that encoder), and read back.

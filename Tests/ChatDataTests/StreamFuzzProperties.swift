@@ -1,6 +1,8 @@
 import ChatDomain
 
-@testable import ChatData
+@testable import ChatHTTP
+@testable import ChatJSON
+@testable import ChatProviders
 
 /// The properties of the event-stream parser and chunk decoder that random inputs check: shared
 /// by `StreamFuzzTests` (seeded inputs, in `swift test`) and the libFuzzer target in `Fuzz/`

@@ -3,8 +3,6 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ChatData
-
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

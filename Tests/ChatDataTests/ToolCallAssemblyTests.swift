@@ -1,7 +1,9 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
+@testable import ChatJSON
+@testable import ChatProviders
 
 /// Feeds `chunks` (each a chunk's JSON) and `[DONE]` to one `ChatStreamDecoder`.
 private func decode(_ chunks: [String], done: Bool = true) throws -> [ChatEvent] {

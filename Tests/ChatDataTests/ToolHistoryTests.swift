@@ -4,7 +4,9 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
+@testable import ChatProviders
+@testable import ChatSystem
 
 private let settings = ChatSettings(model: "m", stream: true)
 

@@ -1,7 +1,7 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatProviders
 
 /// The request body as the repository sends it.
 private func body(_ request: ChatRequest) throws -> String {

@@ -3,7 +3,9 @@ import ChatPresentation
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
+@testable import ChatJSON
+@testable import ChatMCP
 
 /// The tool settings: `mcp_servers` (top level), `tools` (top level, profile, role, `-T`),
 /// `--no-tools`, `auto_approve` and `--yes-tools`, the loop's limits, and the errors.

@@ -1,7 +1,7 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
 
 /// A failed transfer becomes a connection failure of a kind, with libcurl's message as it was.
 @Suite("Transport error mapping")

@@ -3,7 +3,12 @@ import ChatTestSupport
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
+@testable import ChatHTTP
+@testable import ChatHistory
+@testable import ChatJSON
+@testable import ChatPresentation
+@testable import ChatProviders
 
 /// `ServerGPTRepository` with `provider: anthropic`, over a real `CurlHTTPClient` against a
 /// loopback server that speaks the Messages API.

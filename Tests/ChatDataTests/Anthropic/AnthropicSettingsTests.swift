@@ -2,7 +2,7 @@ import ChatDomain
 import Foundation
 import Testing
 
-@testable import ChatData
+@testable import ChatConfig
 
 /// `"provider": "anthropic"`: Anthropic's defaults, and where its key comes from.
 /// `ANTHROPIC_API_KEY` goes only to Anthropic-provider requests and `OPENAI_API_KEY` never does;

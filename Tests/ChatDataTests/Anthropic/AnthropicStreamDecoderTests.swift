@@ -1,7 +1,8 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
+@testable import ChatProviders
 
 /// `AnthropicStreamDecoder` on Anthropic's documented example streams, each fed through
 /// `SSEParser` split in two at every byte boundary (and byte by byte): the events never depend

@@ -4,7 +4,10 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import ChatData
+@testable import ChatHTTP
+@testable import ChatJSON
+@testable import ChatMCP
+@testable import ChatProviders
 
 private let clock = ToolDefinition(
     name: "time__now", description: "The time", parameters: .object(["type": .string("object")]))

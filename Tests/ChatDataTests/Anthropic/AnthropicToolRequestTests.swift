@@ -1,7 +1,7 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatProviders
 
 private let clock = ToolDefinition(
     name: "time__now", description: "The time", parameters: .object(["type": .string("object")]))

@@ -1,7 +1,7 @@
 import ChatDomain
 import Testing
 
-@testable import ChatData
+@testable import ChatHistory
 
 /// The history's `settings` column records the provider that answered when it is not the default
 /// one, and nothing more for OpenAI's (the bytes earlier releases wrote).

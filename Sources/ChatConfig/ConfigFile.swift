@@ -1,0 +1,110 @@
+import ChatDomain
+import ChatHTTP
+import ChatJSON
+import ChatMCP
+import ChatSystem
+
+/// The config file, `config.json`: top-level settings, named profiles, the default profile, and
+/// named roles.
+struct ConfigFile: Equatable {
+    var top: ConfigLevel
+    var profiles: [String: ConfigLevel]
+    var defaultProfile: String?
+    var roles: [String: ConfigRole]
+    /// `mcp_servers`: the MCP servers by name, as written (read into entries only when used).
+    var mcpServers: JSONValue?
+
+    init(
+        top: ConfigLevel = ConfigLevel(), profiles: [String: ConfigLevel] = [:], defaultProfile: String? = nil,
+        roles: [String: ConfigRole] = [:], mcpServers: JSONValue? = nil
+    ) {
+        self.top = top
+        self.profiles = profiles
+        self.defaultProfile = defaultProfile
+        self.roles = roles
+        self.mcpServers = mcpServers
+    }
+
+    /// Parses and checks the file's bytes: strict JSON (`JSONParser`; a syntax error names its
+    /// line and column), then each key; an issue names the key and what was expected.
+    init(bytes: [UInt8]) throws(ConfigIssue) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes)
+        } catch {
+            throw ConfigIssue(
+                key: "(file)", problem: .notJSON(line: error.line, column: error.column, problem: error.problem))
+        }
+        guard case .object(let object) = value else {
+            throw ConfigIssue(key: "(file)", problem: .wrongType(expected: .objectAtTop, got: value.kind))
+        }
+        top = try ConfigLevel(object, extraKeys: ["profiles", "default_profile", "roles", "mcp_servers"])
+        let reader = ConfigReader(object: object, path: "")
+        defaultProfile = try reader.string("default_profile")
+        profiles = [:]
+        switch object["profiles"] {
+        case nil:
+            break
+        case .object(let entries):
+            for (name, entry) in entries {
+                guard case .object(let profile) = entry else {
+                    throw ConfigIssue(key: "profiles.\(name)", problem: .wrongType(expected: .object, got: entry.kind))
+                }
+                profiles[name] = try ConfigLevel(profile, path: "profiles.\(name).")
+            }
+        case let other?:
+            throw ConfigIssue(key: "profiles", problem: .wrongType(expected: .objectOfProfiles, got: other.kind))
+        }
+        switch object["mcp_servers"] {
+        case nil, .object?: mcpServers = object["mcp_servers"]
+        case let other?:
+            throw ConfigIssue(key: "mcp_servers", problem: .wrongType(expected: .objectOfServers, got: other.kind))
+        }
+        roles = [:]
+        switch object["roles"] {
+        case nil:
+            break
+        case .object(let entries):
+            for (name, entry) in entries {
+                guard case .object(let role) = entry else {
+                    throw ConfigIssue(key: "roles.\(name)", problem: .wrongType(expected: .object, got: entry.kind))
+                }
+                let parsed = try ConfigRole(role, path: "roles.\(name).")
+                if parsed.prompt == nil && BuiltInRoles.all[name] == nil {
+                    throw ConfigIssue(key: "roles.\(name)", problem: .roleNeedsPrompt)
+                }
+                roles[name] = parsed
+            }
+        case let other?:
+            throw ConfigIssue(key: "roles", problem: .wrongType(expected: .objectOfRoles, got: other.kind))
+        }
+    }
+
+    /// The file at `path`, read and checked; no file at all reads as an empty one unless it was
+    /// `given` (`--config`). The note warns of a file holding a key that others can read.
+    static func load(_ path: String, given: Bool) throws(SettingsError) -> (file: ConfigFile, warning: SettingsNote?) {
+        let bytes: [UInt8]
+        do throws(FileSystem.ReadError) {
+            bytes = try FileSystem.read(path)
+        } catch {
+            switch error {
+            case .missing:
+                guard given else { return (ConfigFile(), nil) }
+                throw .configFile(path: path, .missing)
+            case .unreadable(let reason):
+                throw .configFile(path: path, .unreadable(reason: reason))
+            }
+        }
+        let file: ConfigFile
+        do {
+            file = try ConfigFile(bytes: bytes)
+        } catch {
+            throw .configFile(path: path, .issue(error))
+        }
+        let holdsKey = file.top["api_key"] != nil || file.profiles.values.contains { $0["api_key"] != nil }
+        if holdsKey, let mode = FileSystem.mode(path), mode & 0o077 != 0 {
+            return (file, .keyFileReadableByOthers(path: path))
+        }
+        return (file, nil)
+    }
+}

@@ -1,6 +1,0 @@
-extension StringProtocol {
-    /// The text without the characters `isTrimmed` picks at either end.
-    func trimmingCharacters(where isTrimmed: (Character) -> Bool) -> String {
-        String(drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed())
-    }
-}

@@ -1,0 +1,31 @@
+/// A request as a provider shapes it; the engine adds the server's address, the key, the
+/// configured headers and the transfer limits.
+package struct ProviderRequest: Sendable {
+    package var method: String
+    /// Appended to the server's base URL, e.g. `/chat/completions`.
+    package var path: String
+    /// The media type asked for: `text/event-stream` or `application/json`.
+    package var accept: String
+    /// A JSON body, or nil.
+    package var body: [UInt8]?
+    /// Header fields of the provider's own (e.g. an API version), sent after the key.
+    package var headers: [(name: String, value: String)] = []
+    /// Ask for a compressed response (not for event streams, where it may delay pieces).
+    package var acceptCompression = false
+    /// Parts of the conversation went as text, and the person has not been told this run: the
+    /// engine says so (`ChatEvent.sentAsText`) before the answer.
+    package var sentAsText = false
+
+    package init(
+        method: String, path: String, accept: String, body: [UInt8]? = nil,
+        headers: [(name: String, value: String)] = [], acceptCompression: Bool = false, sentAsText: Bool = false
+    ) {
+        self.method = method
+        self.path = path
+        self.accept = accept
+        self.body = body
+        self.headers = headers
+        self.acceptCompression = acceptCompression
+        self.sentAsText = sentAsText
+    }
+}

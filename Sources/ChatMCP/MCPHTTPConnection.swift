@@ -1,0 +1,357 @@
+import ChatDomain
+import ChatHTTP
+import ChatJSON
+import ChatSystem
+import Synchronization
+
+/// JSON-RPC 2.0 with an MCP server over Streamable HTTP (MCP 2025-03-26 and later), through
+/// chat's own HTTP client (libcurl, whose handle pool keeps one connection to the server).
+///
+/// Each message is a POST to the endpoint, accepting `application/json` and
+/// `text/event-stream`: a request's answer is one JSON message or an event stream that may carry
+/// the server's own requests (answered: `ping`, anything else "method not found") and
+/// notifications before the response; a notification or a response of chat's is accepted with
+/// `202`. The `Mcp-Session-Id` the server gives at `initialize` goes with every later request,
+/// with `MCP-Protocol-Version` once agreed; a `404` to a request with a session id means the
+/// session expired, and it is opened again once. `close()` ends the session (`DELETE`).
+///
+/// The configured header values are secrets: every failure's text has them replaced, and the
+/// `--verbose` lines show them redacted. Failures name the endpoint as `place`: no
+/// credentials, query or fragment.
+final class MCPHTTPConnection: MCPConnection {
+    private struct State {
+        var nextID = 0
+        var sessionID: String?
+        var protocolVersion: String?
+        /// The parameters `initialize` was sent with, to open an expired session again.
+        var initialize: JSONValue?
+        var closed = false
+    }
+
+    /// How one POST ended.
+    private enum Outcome {
+        case answer(Result<JSONValue, MCPFailure>)
+        /// A `404` to a request that carried a session id: the session is gone.
+        case expired
+    }
+
+    /// The endpoint as it may be shown: scheme, host, port and path.
+    let place: String
+    private let url: String
+    private let headers: [(name: String, value: String)]
+    /// What `failure` takes out: the header values and their long words, longest first.
+    private let secrets: [String]
+    private let http: any HTTPClient
+    /// The CA file that verifies an https server, and the config's proxy (nil: the environment's).
+    private let tls: TLSConfiguration
+    private let proxy: String?
+    private let diagnostics: RequestDiagnostics
+    private let onNotification: @Sendable (String) -> Void
+    private let state = Mutex(State())
+
+    /// The longest answer read: 64 MB, as over stdio.
+    static let largestAnswer = MCPStdioConnection.lineLimit
+
+    /// The server `entry.url`, reached through `http` with `network`'s CA file and proxy, its
+    /// `--verbose` lines to `network`'s log; `onNotification` receives the method of each
+    /// notification the server sends.
+    init(
+        _ entry: MCPServerEntry, http: any HTTPClient, network: MCPNetworkSettings = MCPNetworkSettings(),
+        onNotification: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        url = entry.url ?? ""
+        place = Self.place(of: url)
+        headers = entry.headers.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+        let words = entry.headers.values.flatMap { $0.split(separator: " ").map(String.init).filter { $0.count >= 8 } }
+        secrets = Set(entry.headers.values.filter { $0.count >= 4 } + words).sorted { $0.count > $1.count }
+        self.http = http
+        (tls, proxy) = (network.tls, network.proxy)
+        diagnostics = RequestDiagnostics(
+            log: network.log, proxyInUse: network.proxyInUse(for: url), keyHeader: "authorization",
+            trustStore: network.tls.trustStore)
+        self.onNotification = onNotification
+    }
+
+    func request(_ method: String, params: JSONValue, timeout: Double) async -> Result<JSONValue, MCPFailure> {
+        let id = state.withLock { state in
+            state.nextID += 1
+            if method == "initialize" { state.initialize = params }
+            return state.nextID
+        }
+        let message = MCPMessage.request(id: id, method: method, params: params)
+        let outcome = await withTaskGroup(of: Result<JSONValue, MCPFailure>?.self) { group in
+            group.addTask { await self.exchange(message, id: id, timeout: timeout, reopening: method != "initialize") }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(timeout))
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        if Task.isCancelled { return giveUp(id, method, MCPFailure("the user cancelled this tool call")) }
+        guard let outcome else {
+            return giveUp(id, method, failure("no answer within \(MCPMessage.seconds(timeout))"))
+        }
+        if method == "initialize", case .success(let answer) = outcome { agree(answer) }
+        return outcome
+    }
+
+    func notify(_ method: String, params: JSONValue) async {
+        _ = await post(MCPMessage.notification(method, params: params), expecting: nil, timeout: 10)
+    }
+
+    func close() async {
+        let session = state.withLock { state -> String? in
+            defer {
+                state.closed = true
+                state.sessionID = nil
+            }
+            return state.closed ? nil : state.sessionID
+        }
+        guard let session else { return }
+        let request = makeRequest("DELETE", body: nil, timeout: 3, ending: session)
+        diagnostics.sent(shown(request))
+        // The server may refuse (405), be gone or not answer: the session then ends on its own.
+        // Either way chat goes on within 3 s.
+        let (http, delete) = (http, request)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { do { for try await _ in http.send(delete) {} } catch {} }
+            group.addTask { try? await Task.sleep(for: .seconds(3)) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Keeps the protocol version `answer` (to `initialize`) agrees on, for the requests after it.
+    private func agree(_ answer: JSONValue) {
+        let version = answer["protocolVersion"]?.string.flatMap(Self.visibleASCII)
+        state.withLock { $0.protocolVersion = version }
+    }
+
+    /// Sends the request `message` (number `id`) and returns its answer; a session that
+    /// expired is opened again once, when `reopening`, and the request sent again in it.
+    private func exchange(_ message: JSONValue, id: Int, timeout: Double, reopening: Bool) async
+        -> Result<JSONValue, MCPFailure>
+    {
+        let session = state.withLock { $0.sessionID }
+        switch await post(message, expecting: id, timeout: timeout) {
+        case .answer(let result):
+            return result
+        case .expired:
+            guard reopening, await reopen(expired: session) else {
+                return .failure(failure("its session ended (HTTP 404)"))
+            }
+            if case .answer(let result) = await post(message, expecting: id, timeout: timeout) { return result }
+            return .failure(failure("its session ended again (HTTP 404)"))
+        }
+    }
+
+    /// Opens a new session after `expired` ended (unless another request did already): the
+    /// same `initialize`, then `notifications/initialized`. True if there is one.
+    private func reopen(expired: String?) async -> Bool {
+        let (params, id, current) = state.withLock { state in
+            state.nextID += 1
+            if state.sessionID == expired {
+                state.sessionID = nil
+                state.protocolVersion = nil
+            }
+            return (state.initialize, state.nextID, state.sessionID)
+        }
+        if current != nil { return true }
+        guard let params else { return false }
+        let message = MCPMessage.request(id: id, method: "initialize", params: params)
+        guard case .answer(.success(let answer)) = await post(message, expecting: id, timeout: 30) else { return false }
+        agree(answer)
+        await notify("notifications/initialized")
+        return true
+    }
+
+    /// Fails the request `id` with `failure`, and tells the server it was given up (not for
+    /// `initialize`, which the spec says is never cancelled).
+    private func giveUp(_ id: Int, _ method: String, _ failure: MCPFailure) -> Result<JSONValue, MCPFailure> {
+        if method != "initialize" {
+            let notice = MCPMessage.cancelled(id, reason: failure.message)
+            Task { _ = await post(notice, expecting: nil, timeout: 10) }
+        }
+        return .failure(failure)
+    }
+
+    /// POSTs `message`; when `expecting` a response to request `id`, reads the answer (JSON or
+    /// an event stream) until that response, handling what else the server sends meanwhile.
+    private func post(_ message: JSONValue, expecting id: Int?, timeout: Double) async -> Outcome {
+        if state.withLock({ $0.closed }) { return .answer(.failure(MCPFailure("the server was stopped"))) }
+        guard let body = message.jsonText else { return .answer(.failure(MCPFailure("could not write the request"))) }
+        let request = makeRequest("POST", body: Array(body.utf8), timeout: timeout)
+        let started = MonotonicClock.nanoseconds()
+        diagnostics.sent(shown(request))
+        var parts = http.send(request).makeAsyncIterator()
+        do {
+            guard case .head(let head)? = try await parts.next() else {
+                return .answer(.failure(failure("the answer ended before it began")))
+            }
+            diagnostics.received(head, after: started)
+            let sentSession = request.headers.contains { $0.name == "Mcp-Session-Id" }
+            if head.status == 404 && sentSession { return .expired }
+            guard (200..<300).contains(head.status) else {
+                let text = String(decoding: try await Self.collect(&parts, limit: 4096), as: UTF8.self)
+                let detail = text.isEmpty ? "" : ": " + ServerText.line(redacted(text), limit: 200)
+                return .answer(.failure(failure("it answered HTTP \(head.status)\(detail)")))
+            }
+            guard let id else { return .answer(.success(.null)) }
+            if message["method"]?.string == "initialize" {
+                let session = head.header("mcp-session-id").flatMap(Self.visibleASCII)
+                state.withLock { $0.sessionID = session }
+            }
+            switch head.mediaType {
+            case "application/json": return .answer(try await readJSON(&parts, id: id))
+            case "text/event-stream": return .answer(try await readEvents(&parts, id: id))
+            default:
+                let type = head.mediaType.isEmpty ? "no content type" : ServerText.line(head.mediaType, limit: 60)
+                return .answer(.failure(failure("it answered with \(type), not JSON")))
+            }
+        } catch let error as DataError {
+            return .answer(.failure(failure(transportText(error))))
+        } catch {
+            return .answer(.failure(failure("the request was stopped")))
+        }
+    }
+
+    /// An `application/json` answer: one message, or a batch of them.
+    private func readJSON(_ parts: inout HTTPResponseStream.Iterator, id: Int) async throws
+        -> Result<JSONValue, MCPFailure>
+    {
+        let bytes = try await Self.collect(&parts, limit: Self.largestAnswer)
+        guard bytes.count < Self.largestAnswer else {
+            return .failure(failure("its answer is over \(Self.largestAnswer / 1_048_576) MB"))
+        }
+        guard let value = try? JSONParser.parse(bytes) else { return .failure(failure("its answer is not JSON")) }
+        var answer: Result<JSONValue, MCPFailure>?
+        for message in value.array ?? [value] {
+            if let result = take(message, id: id) { answer = result }
+        }
+        return answer ?? .failure(failure("its answer is not the response to the request"))
+    }
+
+    /// A `text/event-stream` answer: the events up to the response to request `id`.
+    private func readEvents(_ parts: inout HTTPResponseStream.Iterator, id: Int) async throws
+        -> Result<JSONValue, MCPFailure>
+    {
+        var parser = SSEParser()
+        var answer: Result<JSONValue, MCPFailure>?
+        var pending = 0
+        while answer == nil, let part = try await parts.next() {
+            guard case .body(let bytes) = part else { continue }
+            pending += bytes.count
+            parser.push(bytes) { event in
+                pending = 0
+                guard answer == nil, let value = try? JSONParser.parse(event.data) else { return }
+                answer = take(value, id: id)
+            }
+            if pending > Self.largestAnswer {
+                return .failure(failure("it sent an event over \(Self.largestAnswer / 1_048_576) MB"))
+            }
+        }
+        // The server ends the stream after the response: its last bytes may keep the connection.
+        parts.stopReading()
+        return answer ?? .failure(failure("its event stream ended without the response"))
+    }
+
+    /// Handles one message from the server: the response to request `id` is returned; a request
+    /// of the server's is answered (in a POST of its own), a notification passed on.
+    private func take(_ value: JSONValue, id: Int) -> Result<JSONValue, MCPFailure>? {
+        switch MCPMessage(value, redacting: redacted) {
+        case .response(let number, let result) where number == id:
+            return result
+        case .request(let requestID, let method):
+            let answer = MCPMessage.answer(to: method, id: requestID)
+            Task { _ = await post(answer, expecting: nil, timeout: 10) }
+        case .notification(let method):
+            onNotification(method)
+        case .response, nil:
+            break
+        }
+        return nil
+    }
+
+    /// A request to the endpoint with the protocol's header fields, the session's and the
+    /// configured ones; with `ending`, the request that ends that session (no body, no answer
+    /// asked for).
+    private func makeRequest(_ method: String, body: [UInt8]?, timeout: Double, ending: String? = nil)
+        -> HTTPRequest
+    {
+        let (current, version) = state.withLock { ($0.sessionID, $0.protocolVersion) }
+        var fields: [(name: String, value: String)] =
+            ending == nil
+            ? [("Content-Type", "application/json"), ("Accept", "application/json, text/event-stream")] : []
+        if let session = ending ?? current { fields.append(("Mcp-Session-Id", session)) }
+        if let version { fields.append(("MCP-Protocol-Version", version)) }
+        // A DELETE carries no body and asks for none: no Content-Type or Accept, configured or not.
+        let own = Set(fields.map { $0.name.lowercased() } + (ending == nil ? [] : ["content-type", "accept"]))
+        fields += headers.filter { !own.contains($0.name.lowercased()) }
+        return HTTPRequest(
+            method: method, url: url, headers: fields, body: body, connectTimeout: min(timeout, 30),
+            idleTimeout: timeout + 5, proxy: proxy, tls: tls)
+    }
+
+    /// `request` as the `--verbose` lines may show it: the endpoint as `place`, every configured
+    /// header's value redacted.
+    private func shown(_ request: HTTPRequest) -> HTTPRequest {
+        var shown = request
+        shown.url = place
+        let secret = Set(headers.map { $0.name.lowercased() })
+        shown.headers = request.headers.map { secret.contains($0.name.lowercased()) ? ($0.name, "[redacted]") : $0 }
+        return shown
+    }
+
+    /// What a failed transfer says; a certificate that could not be verified also names the
+    /// trust store it was checked with, and how to trust a private CA.
+    private func transportText(_ error: DataError) -> String {
+        guard case .transport(let code, let message) = error, code == 60 || code == 77 else {
+            return error.description
+        }
+        return "\(message) (checked with \(tls.trustStore ?? "the system's trust store"); to trust a private CA, "
+            + "give its certificate with --ca-cert FILE, ca_cert in the config, or SSL_CERT_FILE)"
+    }
+
+    /// A failure naming the endpoint, its text `redacted`.
+    private func failure(_ text: String) -> MCPFailure {
+        MCPFailure(redacted("\(place): \(text)"))
+    }
+
+    /// `text` with every configured header value, and each long word of one (the token of
+    /// `Bearer <token>`), taken out: before any cut, so that no part of one is left.
+    private func redacted(_ text: String) -> String {
+        var text = text
+        for secret in secrets { text = text.replacing(secret, with: "[redacted]") }
+        return text
+    }
+
+    /// The body's bytes, at most `limit` (and the piece that crossed it).
+    private static func collect(_ parts: inout HTTPResponseStream.Iterator, limit: Int) async throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while bytes.count < limit, let part = try await parts.next() {
+            if case .body(let piece) = part { bytes += piece }
+        }
+        return bytes
+    }
+
+    /// `text` if it is one or more visible ASCII characters (a header value that cannot smuggle
+    /// a line of its own), else nil.
+    private static func visibleASCII(_ text: String) -> String? {
+        !text.isEmpty && text.utf8.allSatisfy { (0x21...0x7E).contains($0) } ? text : nil
+    }
+
+    /// `url` without its credentials, query and fragment, made safe to show.
+    static func place(of url: String) -> String {
+        var rest = Substring(url.prefix { $0 != "?" && $0 != "#" })
+        var scheme = ""
+        if let range = rest.firstRange(of: "://") {
+            scheme = String(rest[..<range.upperBound])
+            rest = rest[range.upperBound...]
+        }
+        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
+        if let at = rest[..<authorityEnd].lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+        return ServerText.line(scheme + rest, limit: 200)
+    }
+}

@@ -1,0 +1,42 @@
+/// One MCP server, as a config's `mcp_servers` entry gives it: run as a child process (stdio),
+/// `{"name": {"command": …, "args": […], "env": {…}, "timeout": seconds}}`, or reached over
+/// Streamable HTTP, `{"name": {"url": …, "headers": {…}, "timeout": seconds}}`.
+package struct MCPServerEntry: Sendable, Equatable {
+    /// The name the config gives it; its tools are offered as `name__tool`.
+    var name: String
+    /// The program: a path, or a name looked for in `PATH`. Empty for an HTTP server.
+    var command: String
+    var arguments: [String] = []
+    /// Variables set for it, over this process's environment.
+    var environment: [String: String] = [:]
+    /// Seconds a tool call may take.
+    var callTimeout: Double = 60
+    /// Seconds the server may take to start and answer `initialize` or `tools/list`.
+    var startTimeout: Double = 30
+    /// The MCP endpoint of a Streamable HTTP server; nil for a child process.
+    var url: String?
+    /// Header fields sent with every request to `url` (an `Authorization` token, say). Their
+    /// values are secrets: never shown, logged or put in an error.
+    var headers: [String: String] = [:]
+}
+
+extension MCPServerEntry {
+    /// A Streamable HTTP server at `url`.
+    init(name: String, url: String, headers: [String: String] = [:], callTimeout: Double = 60) {
+        self.init(name: name, command: "", callTimeout: callTimeout, url: url, headers: headers)
+    }
+}
+
+/// What went wrong with an MCP server or one of its requests, in words for the model or for
+/// the person's one line (the server's own text already cut and made safe).
+package struct MCPFailure: Error, Sendable, Equatable {
+    package var message: String
+    /// The server itself is gone (it ended, or broke its output): a problem of the server's,
+    /// not only of the request.
+    var serverGone = false
+
+    init(_ message: String, serverGone: Bool = false) {
+        self.message = message
+        self.serverGone = serverGone
+    }
+}

@@ -1,0 +1,173 @@
+import ChatDomain
+import ChatHTTP
+import ChatJSON
+
+/// Turns the events of a Messages stream into `ChatEvent`s, per Anthropic's documented events,
+/// and knows when the answer is complete: at `message_stop`, or at a stop reason followed by a
+/// clean end of stream.
+///
+/// `text` blocks and `text_delta`s are answer text, `thinking` blocks and `thinking_delta`s
+/// reasoning; each thinking block ends (`content_block_stop`) as `.thinking`, its signature
+/// (`signature_delta`) with it, and a `redacted_thinking` block is `.thinking` as it starts.
+/// `tool_use` blocks are put together from their `input_json_delta`s and sent as one
+/// `.toolCalls`, once, before the stop reason (or at `message_stop` if none came); the `answer`
+/// tool a schema is asked with (`MessagesRequestDTO.answerToolName`) is answer text instead, its
+/// input's pieces as they come. `message_start` and `message_delta` report the usage (the
+/// latter cumulatively, with the stop reason); an `error` event (e.g. `overloaded_error`) is
+/// `ChatError.streamError`, text already shown kept. `ping` and event and block types not known
+/// are passed over.
+struct AnthropicStreamDecoder: StreamEventDecoder {
+    /// A block begun whose end matters.
+    private enum OpenBlock {
+        case thinking(text: String, signature: String)
+        case toolUse(id: String, name: String, input: String)
+        /// The schema's answer: its input is streamed as text.
+        case answer
+    }
+
+    /// `message_stop` arrived; everything after it is ignored.
+    private(set) var isDone = false
+    /// The stop reason `message_delta` gave, once it did.
+    private(set) var stopReason: String?
+    /// Thinking and tool-use blocks, by index, until they are handed on.
+    private var open: [Int: OpenBlock] = [:]
+    /// The tool calls ended, by block index.
+    private var calls: [(index: Int, call: ToolCall)] = []
+    private var callsSent = false
+    /// The counts reported so far.
+    private var usage = MessagesUsageDTO()
+    /// Whether the latest counts were handed on.
+    private var usageSent = true
+
+    var isComplete: Bool { isDone || stopReason != nil }
+
+    mutating func decode(_ event: RawSSEEvent, _ emit: (ChatEvent) -> Void) throws(ChatError) {
+        guard !isDone else { return }
+        if let legacy = event.legacyError { throw .streamError(message: legacy.trimmingASCIIWhitespace()) }
+        let read = try? JSONReader.read(MessagesEventDTO.self, from: event.data)
+        guard let dto = read ?? nil else {
+            let text = String(decoding: event.data, as: UTF8.self).trimmingASCIIWhitespace()
+            if event.type == "error" { throw .streamError(message: text.isEmpty ? "no message" : text) }
+            // A comment-like keep-alive without data, or one Anthropic may add, carries nothing.
+            if text.isEmpty { return }
+            throw .malformedResponse("a stream event is not a JSON object: \(text.excerpt())")
+        }
+        if event.type == "error" || dto.type == "error" {
+            throw .streamError(message: dto.error?.summary ?? "no message")
+        }
+        switch dto.type {
+        case "message_start":
+            if let reported = dto.message?.usage { take(reported) }
+        case "content_block_start":
+            guard let block = dto.content_block else { return }
+            start(block, at: dto.index ?? 0, emit)
+        case "content_block_delta":
+            guard let delta = dto.delta else { return }
+            add(delta, at: dto.index ?? 0, emit)
+        case "content_block_stop":
+            stop(at: dto.index ?? 0, emit)
+        case "message_delta":
+            if let reason = dto.delta?.stop_reason, !reason.isEmpty {
+                stopReason = reason
+                sendCalls(emit)
+                emit(.finished(reason: reason))
+            }
+            if let reported = dto.usage { take(reported) }
+            emitUsage(emit)
+        case "message_stop":
+            sendCalls(emit)
+            emitUsage(emit)
+            isDone = true
+        default:
+            return
+        }
+    }
+
+    private mutating func start(_ block: MessagesBlockDTO, at index: Int, _ emit: (ChatEvent) -> Void) {
+        switch block.type {
+        case "thinking":
+            Self.emitContent(of: block, emit)
+            open[index] = .thinking(text: block.thinking ?? "", signature: block.signature ?? "")
+        case "redacted_thinking":
+            emit(.thinking(.redacted(data: block.data ?? "")))
+        case "tool_use" where block.name == MessagesRequestDTO.answerToolName:
+            open[index] = .answer
+        case "tool_use":
+            // The input comes in `input_json_delta`s; one given whole (`{}` when streamed) is
+            // what they add to when it has members.
+            let given = block.input.flatMap { $0 == .object([:]) ? nil : $0.jsonText } ?? ""
+            open[index] = .toolUse(id: block.id ?? "", name: block.name ?? "", input: given)
+        default:
+            Self.emitContent(of: block, emit)
+        }
+    }
+
+    private mutating func add(_ delta: MessagesBlockDTO, at index: Int, _ emit: (ChatEvent) -> Void) {
+        switch (delta.type, open[index]) {
+        case ("thinking_delta", .thinking(var text, let signature)?):
+            Self.emitContent(of: delta, emit)
+            open[index] = nil  // so that the text grows in place, uniquely held
+            text += delta.thinking ?? ""
+            open[index] = .thinking(text: text, signature: signature)
+        case ("signature_delta", .thinking(let text, let signature)?):
+            open[index] = .thinking(text: text, signature: signature + (delta.signature ?? ""))
+        case ("input_json_delta", .toolUse(let id, let name, var input)?):
+            open[index] = nil
+            input += delta.partial_json ?? ""
+            open[index] = .toolUse(id: id, name: name, input: input)
+        case ("input_json_delta", .answer?):
+            if let piece = delta.partial_json, !piece.isEmpty { emit(.text(piece)) }
+        default:
+            Self.emitContent(of: delta, emit)
+        }
+    }
+
+    private mutating func stop(at index: Int, _ emit: (ChatEvent) -> Void) {
+        switch open.removeValue(forKey: index) {
+        case .thinking(let text, let signature)?:
+            emit(.thinking(.signed(text: text, signature: signature)))
+        case .toolUse(let id, let name, let input)?:
+            calls.append((index, ToolCall(id: id, name: name, argumentsText: input)))
+        case .answer?, nil:
+            return
+        }
+    }
+
+    /// Sends the tool calls, once, if there are any: those ended and any still open.
+    private mutating func sendCalls(_ emit: (ChatEvent) -> Void) {
+        guard !callsSent else { return }
+        for (index, block) in open {
+            if case .toolUse(let id, let name, let input) = block {
+                calls.append((index, ToolCall(id: id, name: name, argumentsText: input)))
+            }
+        }
+        open = open.filter { if case .toolUse = $0.value { false } else { true } }
+        guard !calls.isEmpty else { return }
+        callsSent = true
+        emit(.toolCalls(calls.sorted { $0.index < $1.index }.map(\.call)))
+    }
+
+    /// The answer or reasoning text a block or delta carries: `text` and `text_delta` answer
+    /// text, `thinking` and `thinking_delta` reasoning; any other kind nothing.
+    static func emitContent(of block: MessagesBlockDTO?, _ emit: (ChatEvent) -> Void) {
+        switch block?.type {
+        case "text", "text_delta":
+            if let text = block?.text, !text.isEmpty { emit(.text(text)) }
+        case "thinking", "thinking_delta":
+            if let thinking = block?.thinking, !thinking.isEmpty { emit(.reasoning(thinking)) }
+        default:
+            return
+        }
+    }
+
+    private mutating func take(_ reported: MessagesUsageDTO) {
+        usage = usage.updated(by: reported)
+        usageSent = false
+    }
+
+    private mutating func emitUsage(_ emit: (ChatEvent) -> Void) {
+        guard !usageSent, let domain = usage.toDomain() else { return }
+        usageSent = true
+        emit(.usage(domain))
+    }
+}

@@ -1,0 +1,203 @@
+import ChatDomain
+import ChatJSON
+
+/// The conversation as the Messages API takes it: user and assistant turns of content blocks.
+/// An answer's thinking blocks (when thinking is on), text and tool calls (`tool_use`) in the
+/// order they came; a message of tool results (`Role.tool`) is a user turn that starts with one
+/// `tool_result` block per call (a person's message after it joins that turn, after them).
+/// What the API cannot take is sent as text instead: tool calls when no tools are offered (a
+/// conversation continued without them), a call whose arguments are not a JSON object, and a
+/// call left without a result or a result without its call (another provider's history).
+extension MessagesRequestDTO {
+    /// The turns; `sentAsText` is set when anything went as text.
+    static func messages(
+        _ messages: [ChatMessage], keepsThinking: Bool, takesTools: Bool, sentAsText: inout Bool
+    ) -> [MessageDTO] {
+        var turns = Turns(keepsThinking: keepsThinking, takesTools: takesTools)
+        turns.wire.reserveCapacity(messages.count)
+        for message in messages {
+            switch message.role {
+            case .system: continue
+            case .user: turns.add(userBlocks(message))
+            case .assistant: turns.add(answer: message)
+            case .tool: turns.add(results: message.toolResults)
+            }
+        }
+        turns.closeRound()
+        sentAsText = sentAsText || turns.sentAsText
+        return turns.wire
+    }
+
+    /// The wire's turns as they are written, and the calls of the last answer waiting for their
+    /// results.
+    private struct Turns {
+        /// A call sent as `tool_use`: its id in the conversation and on the wire, and where its
+        /// block is.
+        struct SentCall {
+            var id: String
+            var wireID: String
+            var name: String
+            var message: Int
+        }
+
+        let keepsThinking: Bool
+        let takesTools: Bool
+        var wire: [MessageDTO] = []
+        var sentAsText = false
+        private var ids = ToolUseIDs()
+        private var waiting: [SentCall] = []
+        private var asText: [(id: String, name: String)] = []
+
+        init(keepsThinking: Bool, takesTools: Bool) {
+            self.keepsThinking = keepsThinking
+            self.takesTools = takesTools
+        }
+
+        /// A person's blocks: a turn of their own, or after the results they follow.
+        mutating func add(_ blocks: [BlockDTO]) {
+            closeRound()
+            append(blocks, role: "user")
+        }
+
+        /// An answer: its thinking (when kept), text, images and calls, in order.
+        mutating func add(answer: ChatMessage) {
+            closeRound()
+            var blocks: [BlockDTO] = []
+            for part in answer.parts {
+                switch part {
+                case .thinking(let block):
+                    if keepsThinking { blocks.append(MessagesRequestDTO.thinkingBlock(block)) }
+                case .text(let text):
+                    blocks.append(BlockDTO(type: "text", text: text))
+                case .image(let image):
+                    blocks.append(MessagesRequestDTO.imageBlock(image))
+                case .toolCall(let call):
+                    guard takesTools, case .object = call.arguments else {
+                        blocks.append(BlockDTO(type: "text", text: callText(call.name, call.argumentsText)))
+                        asText.append((call.id, call.name))
+                        sentAsText = true
+                        continue
+                    }
+                    let wireID = ids.wireID(for: call.id)
+                    blocks.append(BlockDTO(type: "tool_use", id: wireID, name: call.name, input: call.arguments))
+                    waiting.append(SentCall(id: call.id, wireID: wireID, name: call.name, message: wire.count))
+                case .toolResult:
+                    continue
+                }
+            }
+            append(blocks, role: "assistant")
+        }
+
+        /// Results: a `tool_result` block for each call waiting for it, first; text for the others.
+        mutating func add(results: [ToolResult]) {
+            var blocks: [BlockDTO] = []
+            var texts: [BlockDTO] = []
+            for result in results {
+                if let index = waiting.firstIndex(where: { $0.id == result.callID }) {
+                    let call = waiting.remove(at: index)
+                    blocks.append(
+                        BlockDTO(
+                            type: "tool_result", tool_use_id: call.wireID,
+                            content: MessagesRequestDTO.resultContent(result), is_error: result.isError ? true : nil))
+                } else {
+                    let found = asText.firstIndex { $0.id == result.callID }
+                    texts.append(
+                        BlockDTO(type: "text", text: resultText(result, name: found.map { asText.remove(at: $0).name }))
+                    )
+                    sentAsText = true
+                }
+            }
+            append(blocks + texts, role: "user")
+        }
+
+        /// Results answer the answer just before them: the `tool_use` blocks of calls still
+        /// waiting when something else comes are each replaced by the text of the call.
+        mutating func closeRound() {
+            for call in waiting {
+                guard wire.indices.contains(call.message),
+                    let index = wire[call.message].content.firstIndex(where: { $0.id == call.wireID })
+                else { continue }
+                let arguments = wire[call.message].content[index].input?.jsonText ?? "{}"
+                wire[call.message].content[index] = BlockDTO(type: "text", text: callText(call.name, arguments))
+                sentAsText = true
+            }
+            waiting.removeAll()
+        }
+
+        /// A user turn after one that starts with results joins it (after them); any other is a
+        /// turn of its own. Nothing to send, no turn.
+        private mutating func append(_ blocks: [BlockDTO], role: String) {
+            guard !blocks.isEmpty else { return }
+            if role == "user", let last = wire.indices.last, wire[last].role == "user",
+                wire[last].content.first?.type == "tool_result"
+            {
+                wire[last].content += blocks
+            } else {
+                wire.append(MessageDTO(role: role, content: blocks))
+            }
+        }
+
+        /// A tool call as text, for when it cannot be a `tool_use` block.
+        private func callText(_ name: String, _ arguments: String) -> String {
+            "[tool call: \(name) \(arguments)]"
+        }
+
+        /// A tool result as text, for when its call is not a `tool_use` block.
+        private func resultText(_ result: ToolResult, name: String?) -> String {
+            let tool = name.map { " of \($0)" } ?? ""
+            return "[tool \(result.isError ? "error" : "result")\(tool): \(result.text)]"
+        }
+    }
+
+    /// A person's message: its text, then each image.
+    private static func userBlocks(_ message: ChatMessage) -> [BlockDTO] {
+        (message.content.isEmpty ? [] : [BlockDTO(type: "text", text: message.content)])
+            + message.images.map(imageBlock)
+    }
+
+    /// An image as a base64 `source` block, or a note where its bytes are gone.
+    private static func imageBlock(_ image: ImageAttachment) -> BlockDTO {
+        guard let data = image.data else { return BlockDTO(type: "text", text: image.unavailableNote) }
+        return BlockDTO(type: "image", source: ImageSourceDTO(media_type: image.mimeType, data: Base64.encode(data)))
+    }
+
+    /// A thinking block as the provider sent it.
+    private static func thinkingBlock(_ block: ThinkingBlock) -> BlockDTO {
+        switch block {
+        case .signed(let text, let signature): BlockDTO(type: "thinking", thinking: text, signature: signature)
+        case .redacted(let data): BlockDTO(type: "redacted_thinking", data: data)
+        }
+    }
+
+    /// A result's content as text and image blocks; nil when it has none.
+    private static func resultContent(_ result: ToolResult) -> [BlockDTO]? {
+        var blocks: [BlockDTO] = []
+        for part in result.content {
+            switch part {
+            case .text(let text): if !text.isEmpty { blocks.append(BlockDTO(type: "text", text: text)) }
+            case .image(let image): blocks.append(imageBlock(image))
+            case .toolCall, .toolResult, .thinking: continue
+            }
+        }
+        return blocks.isEmpty ? nil : blocks
+    }
+}
+
+/// The ids of the `tool_use` blocks of one request: the conversation's own where the API takes
+/// them (letters, digits, `_` and `-`, each once), else one made from it.
+private struct ToolUseIDs {
+    private var used: Set<String> = []
+
+    mutating func wireID(for id: String) -> String {
+        var wireID = String(
+            String.UnicodeScalarView(
+                id.unicodeScalars.map {
+                    $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+                        ? $0 : "_"
+                }))
+        if wireID.isEmpty { wireID = "toolu_chat_\(used.count + 1)" }
+        while used.contains(wireID) { wireID += "_" }
+        used.insert(wireID)
+        return wireID
+    }
+}

@@ -1,0 +1,24 @@
+import ChatDomain
+
+/// An attached image read from its file: once when it is attached, and again when a stored
+/// conversation that holds it is continued.
+package enum ImageFile {
+    /// The attachment for the image `bytes` read from `path`.
+    package static func attachment(path: String, mimeType: String, bytes: [UInt8]) -> ImageAttachment {
+        ImageAttachment(
+            path: path, mimeType: mimeType, byteCount: bytes.count, sha256: SHA256.hex(bytes), data: bytes)
+    }
+
+    /// `image` with its bytes read again from its path (`~/` expanded with `home`), if the file is
+    /// still there with the same SHA-256; else without bytes.
+    package static func reread(_ image: ImageAttachment, home: String?) -> ImageAttachment {
+        var reread = image
+        reread.data = nil
+        let path = FileSystem.expandingTilde(image.path, home: home)
+        guard FileSystem.size(path).map({ $0 == image.byteCount }) ?? false,
+            let bytes = try? FileSystem.read(path), SHA256.hex(bytes) == image.sha256
+        else { return reread }
+        reread.data = bytes
+        return reread
+    }
+}
