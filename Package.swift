@@ -75,20 +75,22 @@ let releaseLinkerFlags =
     + (packRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : [])
     + (staticLibstdcxx ? ["-L", Context.packageDirectory + "/scripts/link"] : [])
 
-// The dependency rule of the clean architecture lives here: a wrong import fails to compile
-// (scripts/check-layers tries one for each rule, and builds with SwiftPM's explicit import check).
-//   ChatDomain        the centre: entities, ports, use cases; depends on nothing of ours
-//   ChatJSON          JSON read from bytes and written to them            → ChatDomain
-//   ChatSystem        the operating system: files, processes, threads     → ChatDomain, CProcess
-//   ChatCatalogue     what several targets read as data (sampling table)  → ChatDomain, ChatJSON
-//   ChatHTTP          the engine: libcurl, SSE, retries, errors as facts  → ChatDomain, ChatJSON, ChatSystem, CCurl
-//   ChatProviders     OpenAI and Anthropic over the engine                → ChatHTTP, ChatCatalogue (and below)
-//   ChatMCP           the MCP client: stdio and Streamable HTTP           → ChatHTTP (and below)
-//   ChatHistory       the SQLite history                                  → ChatCatalogue, ChatSystem, CSQLite
-//   ChatAttachments   files and images attached to a message              → ChatSystem
-//   ChatConfig        every setting decided                               → ChatHTTP, ChatMCP, ChatCatalogue
-//   ChatPresentation  REPL, renderers, wording                            → ChatDomain, ChatJSON
-//   chat              the composition root, the one place that sees everything
+// The dependency rule of the clean architecture lives here: a wrong import fails to compile.
+// scripts/test builds with SwiftPM's explicit import check (without it, a module that happens to
+// be built already could be imported by any target), and scripts/check-layers tries every
+// forbidden import and checks that this table says what the targets below declare:
+//   ChatDomain        the centre: entities, ports, use cases   → (nothing of ours)
+//   ChatJSON          JSON read from bytes, written to bytes   → ChatDomain
+//   ChatSystem        files, processes, threads, clocks        → ChatDomain, CProcess
+//   ChatCatalogue     the sampling table, read by several      → ChatDomain, ChatJSON
+//   ChatHTTP          the engine: libcurl, SSE, retries        → ChatDomain, ChatJSON, ChatSystem, CCurl
+//   ChatProviders     OpenAI and Anthropic over the engine     → ChatDomain, ChatJSON, ChatSystem, ChatHTTP, ChatCatalogue
+//   ChatMCP           MCP servers' tools, stdio and HTTP       → ChatDomain, ChatJSON, ChatSystem, ChatHTTP
+//   ChatHistory       the SQLite history                       → ChatDomain, ChatJSON, ChatSystem, ChatCatalogue, CSQLite
+//   ChatAttachments   files and images attached to a message   → ChatDomain, ChatSystem
+//   ChatConfig        every setting decided                    → ChatDomain, ChatJSON, ChatSystem, ChatCatalogue, ChatHTTP, ChatMCP
+//   ChatPresentation  REPL, renderers, wording                 → ChatDomain, ChatJSON
+//   chat              the composition root: sees everything
 // The C modules are imported `internal`, so no C type leaks out of the target that wraps it.
 let package = Package(
     name: "chat",
@@ -101,8 +103,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
         ),
-        // The history database: the system's SQLite (headers only here: ChatData links it, shared
-        // or static, see above), through a thin layer in ChatData. No pkg-config: its flags would
+        // The history database: the system's SQLite (headers only here: ChatHistory links it,
+        // shared or static, see above), through a thin layer in ChatHistory. No pkg-config: its flags would
         // name the shared library first. scripts/deps installs libsqlite3-dev.
         .systemLibrary(name: "CSQLite"),
         // The REPL's line editor (headers only; CTerminal links it). scripts/deps installs libedit-dev.
