@@ -161,7 +161,8 @@ let package = Package(
                 "ChatHistory", "ChatAttachments", "ChatConfig", "ChatPresentation", "ChatTestSupport",
             ]),
         .testTarget(
-            name: "ChatPresentationTests", dependencies: ["ChatPresentation", "ChatDomain", "ChatTestSupport"]),
+            name: "ChatPresentationTests",
+            dependencies: ["ChatPresentation", "ChatDomain", "ChatJSON", "ChatTestSupport"]),
         .testTarget(name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat", "ChatConfig", "ChatHTTP"]),
     ],
     swiftLanguageModes: [.v6]

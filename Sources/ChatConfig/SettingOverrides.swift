@@ -13,6 +13,8 @@ public struct SettingOverrides: Sendable, Equatable {
     public var noTools = false
     /// `--yes-tools`, each item given: `SERVER` or `SERVER.TOOL`, run without asking.
     public var yesTools: [String] = []
+    /// Where `yesTools` came from, to name it in an error (the command line's flag).
+    public var yesToolsSource = SettingSource.commandLine
     /// The checked values, by config key.
     var values: [String: SettingValue] = [:]
     /// The flag that gave each value, by config key, to name it in messages.

@@ -20,14 +20,14 @@ extension ToolSettings {
         for item in overrides.yesTools {
             let (server, tool) = Self.split(item, configured: configured)
             guard configured.contains(server) else {
-                throw .noToolServer(name: server, source: .flag("--yes-tools"), known: configured)
+                throw .noToolServer(name: server, source: overrides.yesToolsSource, known: configured)
             }
             let approval = tool.map { ToolApproval.tools([$0]) } ?? .all
             approved[server] = approved[server].map { $0.adding(approval) } ?? approval
         }
         if isOn, let serversValue {
             let configuredApprovals = MCPServerEntry.approvals(in: serversValue)
-            problems = configuredApprovals.problems.map(\.message)
+            problems = configuredApprovals.problems
             approved.merge(configuredApprovals.approvals) { $0.adding($1) }
         }
         self.approved = approved

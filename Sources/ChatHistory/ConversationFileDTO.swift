@@ -2,10 +2,10 @@ import ChatCatalogue
 import ChatJSON
 
 /// A conversation as `/save` writes it: JSON, versioned so later releases can read old files.
-/// Each field is listed once in `fields`; written by `JSONText` (indented, keys sorted, as
-/// `JSONEncoder` wrote it) and read from `JSONParser`'s value, for a long conversation a fraction
-/// of `JSONDecoder`'s work (measured: docs/PERFORMANCE.md). A required field missing, or any
-/// field of the wrong type, is an error; an optional one may be missing or null.
+/// Each field is listed once in `fields`; written by `JSONText` (indented, keys sorted) and read
+/// from `JSONParser`'s value, for a long conversation a fraction of Foundation's coders' work
+/// (measured: docs/PERFORMANCE.md). A required field missing, or any field of the wrong type, is
+/// an error; an optional one may be missing or null.
 struct ConversationFileDTO: JSONFields, Equatable {
     struct MessageDTO: JSONFields, Equatable {
         var role = ""

@@ -15,17 +15,15 @@ extension StoredImageDTO {
 
     /// `images` as the history's `images` column holds them: a JSON array, or nil for none.
     static func column(_ images: [ImageAttachment]) -> String? {
-        guard !images.isEmpty, let data = try? JSON.encoder().encode(images.map(StoredImageDTO.init)) else {
+        guard !images.isEmpty, let bytes = images.map(StoredImageDTO.init).jsonBytes(capacity: 128) else {
             return nil
         }
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The images in an `images` column (none when it is NULL or cannot be read), read again.
     static func images(inColumn text: String?) -> [ImageAttachment] {
-        guard let text, let stored = try? JSON.decode([StoredImageDTO].self, from: text, using: JSON.decoder()) else {
-            return []
-        }
+        guard let text, let stored = [StoredImageDTO](jsonBytes: Array(text.utf8)) else { return [] }
         return stored.map { $0.toDomain(home: nil) }
     }
 }

@@ -1,8 +1,17 @@
+import ChatJSON
+
 /// An attached image as the history and `/save` files keep it: what identifies it, never its
 /// bytes.
-struct StoredImageDTO: Codable, Equatable {
-    var path: String
-    var mime_type: String
-    var size: Int
-    var sha256: String
+struct StoredImageDTO: JSONFields, Equatable {
+    var path = ""
+    var mime_type = ""
+    var size = 0
+    var sha256 = ""
+
+    static let fields: [JSONField<Self>] = [
+        JSONField("path", { $0.path }, { $0.path = $1 }),
+        JSONField("mime_type", { $0.mime_type }, { $0.mime_type = $1 }),
+        JSONField("size", { $0.size }, { $0.size = $1 }),
+        JSONField("sha256", { $0.sha256 }, { $0.sha256 = $1 }),
+    ].sortedByName()
 }

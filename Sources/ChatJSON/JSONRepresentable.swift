@@ -81,3 +81,43 @@ extension Array: JSONRepresentable where Element: JSONRepresentable {
         self = result
     }
 }
+
+extension Dictionary: JSONRepresentable where Key == String, Value: JSONRepresentable {
+    /// An object, its keys sorted by their UTF-8 bytes (as `.sortedKeys`).
+    package func write(to json: inout JSONText) -> Bool {
+        json.open(UInt8(ascii: "{"))
+        for key in keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+            json.member(named: key)
+            guard self[key]?.write(to: &json) ?? false else { return false }
+        }
+        json.close(UInt8(ascii: "}"))
+        return true
+    }
+
+    /// Every member, each of the value's type; nil when one is not.
+    package init?(json: JSONValue) {
+        guard let members = json.object else { return nil }
+        var result: [String: Value] = [:]
+        for (key, member) in members {
+            guard let value = Value(json: member) else { return nil }
+            result[key] = value
+        }
+        self = result
+    }
+}
+
+extension JSONRepresentable {
+    /// The value as JSON bytes, compact or indented, written as every JSON of chat is; nil when
+    /// JSON cannot hold a value in it.
+    package func jsonBytes(capacity: Int = 64, pretty: Bool = false) -> [UInt8]? {
+        var json = JSONText(capacity: capacity, pretty: pretty)
+        guard write(to: &json) else { return nil }
+        return json.bytes
+    }
+
+    /// The value `bytes` hold; nil when they are not JSON or not of this shape.
+    package init?(jsonBytes bytes: [UInt8]) {
+        guard let value = try? JSONParser.parse(bytes) else { return nil }
+        self.init(json: value)
+    }
+}

@@ -1,8 +1,8 @@
 import ChatDomain
 
-/// JSON written straight into bytes, as `JSONEncoder` writes it with `.sortedKeys` and
-/// `.withoutEscapingSlashes` (and `.prettyPrinted` when `pretty`): the one writer of
-/// `JSONFields` shapes. Members are written in the order given; a shape's field list is sorted.
+/// JSON written straight into bytes: compact (or indented, `"key" : value`, when `pretty`),
+/// slashes unescaped, each object's keys sorted by their UTF-8 bytes; the one JSON writer of
+/// chat (the files earlier versions wrote with Foundation's coders read the same). Members are written in the order given; a shape's field list is sorted.
 package struct JSONText {
     package private(set) var bytes: [UInt8] = []
     /// Indented, one member or element a line, `"key" : value`.

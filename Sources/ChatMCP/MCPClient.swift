@@ -16,7 +16,7 @@ struct MCPClient: Sendable {
     /// Opens the session: the server answers `initialize` with the version it speaks, which
     /// must be one of chat's.
     static func start(_ connection: any MCPConnection, entry: MCPServerEntry, clientVersion: String) async
-        -> Result<MCPClient, MCPFailure>
+        -> Result<MCPClient, ToolServerFailure>
     {
         let params = JSONValue.object([
             "protocolVersion": .string(protocolVersions[0]), "capabilities": .object([:]),
@@ -28,11 +28,10 @@ struct MCPClient: Sendable {
             return .failure(failure)
         case .success(let answer):
             guard let version = answer["protocolVersion"]?.string else {
-                return .failure(MCPFailure("its answer to initialize names no protocol version"))
+                return .failure(.noProtocolVersion)
             }
             guard protocolVersions.contains(version) else {
-                return .failure(
-                    MCPFailure("it speaks MCP \(ServerText.line(version, limit: 40)), which chat does not"))
+                return .failure(.unsupportedProtocol(version: ServerText.line(version, limit: 40)))
             }
             await connection.notify("notifications/initialized")
             var client = MCPClient(connection: connection, entry: entry)
@@ -42,7 +41,7 @@ struct MCPClient: Sendable {
     }
 
     /// Every tool the server offers, following `nextCursor` (at most 100 pages).
-    func tools() async -> Result<[ToolDefinition], MCPFailure> {
+    func tools() async -> Result<[ToolDefinition], ToolServerFailure> {
         var tools: [ToolDefinition] = []
         var cursor: String?
         for _ in 0..<100 {
@@ -56,7 +55,8 @@ struct MCPClient: Sendable {
                     tools.append(
                         ToolDefinition(
                             name: name, description: tool["description"]?.string ?? "",
-                            parameters: tool["inputSchema"] ?? .object(["type": .string("object")])))
+                            parameters: tool["inputSchema"] ?? .object(["type": .string("object")]),
+                            origin: ToolOrigin(server: entry.name, tool: name)))
                 }
                 guard let next = page["nextCursor"]?.string, !next.isEmpty else { return .success(tools) }
                 cursor = next
@@ -68,7 +68,7 @@ struct MCPClient: Sendable {
     /// Calls tool `name` (the server's own name) with `arguments`: what it gave (a tool that
     /// failed is an error result), or why there is no answer (a timeout, a cancellation, the
     /// server gone).
-    func call(_ name: String, arguments: JSONValue, callID: String) async -> Result<ToolResult, MCPFailure> {
+    func call(_ name: String, arguments: JSONValue, callID: String) async -> Result<ToolResult, ToolServerFailure> {
         let params = JSONValue.object(["name": .string(name), "arguments": arguments])
         switch await connection.request("tools/call", params: params, timeout: entry.callTimeout) {
         case .failure(let failure):

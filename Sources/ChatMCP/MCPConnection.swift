@@ -7,7 +7,7 @@ protocol MCPConnection: Sendable {
     /// Sends a request and waits for its result, at most `timeout` seconds. A timeout, or a
     /// cancellation of the calling task, gives the request up and tells the server
     /// (`notifications/cancelled`).
-    func request(_ method: String, params: JSONValue, timeout: Double) async -> Result<JSONValue, MCPFailure>
+    func request(_ method: String, params: JSONValue, timeout: Double) async -> Result<JSONValue, ToolServerFailure>
 
     /// Sends a notification; what goes wrong with it is dropped.
     func notify(_ method: String, params: JSONValue) async

@@ -15,8 +15,8 @@ import Synchronization
 /// with `MCP-Protocol-Version` once agreed; a `404` to a request with a session id means the
 /// session expired, and it is opened again once. `close()` ends the session (`DELETE`).
 ///
-/// The configured header values are secrets: every failure's text has them replaced, and the
-/// `--verbose` lines show them redacted. Failures name the endpoint as `place`: no
+/// The configured header values are secrets: a server's text in a failure has them replaced, and
+/// the `--verbose` lines show them redacted. Problems name the endpoint as `place`: no
 /// credentials, query or fragment.
 final class MCPHTTPConnection: MCPConnection {
     private struct State {
@@ -30,7 +30,7 @@ final class MCPHTTPConnection: MCPConnection {
 
     /// How one POST ended.
     private enum Outcome {
-        case answer(Result<JSONValue, MCPFailure>)
+        case answer(Result<JSONValue, ToolServerFailure>)
         /// A `404` to a request that carried a session id: the session is gone.
         case expired
     }
@@ -39,13 +39,15 @@ final class MCPHTTPConnection: MCPConnection {
     let place: String
     private let url: String
     private let headers: [(name: String, value: String)]
-    /// What `failure` takes out: the header values and their long words, longest first.
+    /// What `redacted` takes out: the header values and their long words, longest first.
     private let secrets: [String]
     private let http: any HTTPClient
     /// The CA file that verifies an https server, and the config's proxy (nil: the environment's).
     private let tls: TLSConfiguration
     private let proxy: String?
     private let diagnostics: RequestDiagnostics
+    /// How a failed transfer reads as facts (the proxy and the trust store named).
+    private let transferErrors: TransportErrorMapper
     private let onNotification: @Sendable (String) -> Void
     private let state = Mutex(State())
 
@@ -69,17 +71,19 @@ final class MCPHTTPConnection: MCPConnection {
         diagnostics = RequestDiagnostics(
             log: network.log, proxyInUse: network.proxyInUse(for: url), keyHeader: "authorization",
             trustStore: network.tls.trustStore)
+        transferErrors = TransportErrorMapper(
+            proxyInUse: network.proxyInUse(for: url), trustStore: network.tls.trustStore)
         self.onNotification = onNotification
     }
 
-    func request(_ method: String, params: JSONValue, timeout: Double) async -> Result<JSONValue, MCPFailure> {
+    func request(_ method: String, params: JSONValue, timeout: Double) async -> Result<JSONValue, ToolServerFailure> {
         let id = state.withLock { state in
             state.nextID += 1
             if method == "initialize" { state.initialize = params }
             return state.nextID
         }
         let message = MCPMessage.request(id: id, method: method, params: params)
-        let outcome = await withTaskGroup(of: Result<JSONValue, MCPFailure>?.self) { group in
+        let outcome = await withTaskGroup(of: Result<JSONValue, ToolServerFailure>?.self) { group in
             group.addTask { await self.exchange(message, id: id, timeout: timeout, reopening: method != "initialize") }
             group.addTask {
                 try? await Task.sleep(for: .seconds(timeout))
@@ -89,10 +93,8 @@ final class MCPHTTPConnection: MCPConnection {
             group.cancelAll()
             return first
         }
-        if Task.isCancelled { return giveUp(id, method, MCPFailure("the user cancelled this tool call")) }
-        guard let outcome else {
-            return giveUp(id, method, failure("no answer within \(MCPMessage.seconds(timeout))"))
-        }
+        if Task.isCancelled { return giveUp(id, method, .cancelled) }
+        guard let outcome else { return giveUp(id, method, .noAnswer(seconds: timeout)) }
         if method == "initialize", case .success(let answer) = outcome { agree(answer) }
         return outcome
     }
@@ -132,7 +134,7 @@ final class MCPHTTPConnection: MCPConnection {
     /// Sends the request `message` (number `id`) and returns its answer; a session that
     /// expired is opened again once, when `reopening`, and the request sent again in it.
     private func exchange(_ message: JSONValue, id: Int, timeout: Double, reopening: Bool) async
-        -> Result<JSONValue, MCPFailure>
+        -> Result<JSONValue, ToolServerFailure>
     {
         let session = state.withLock { $0.sessionID }
         switch await post(message, expecting: id, timeout: timeout) {
@@ -140,10 +142,10 @@ final class MCPHTTPConnection: MCPConnection {
             return result
         case .expired:
             guard reopening, await reopen(expired: session) else {
-                return .failure(failure("its session ended (HTTP 404)"))
+                return .failure(.sessionEnded(again: false))
             }
             if case .answer(let result) = await post(message, expecting: id, timeout: timeout) { return result }
-            return .failure(failure("its session ended again (HTTP 404)"))
+            return .failure(.sessionEnded(again: true))
         }
     }
 
@@ -169,9 +171,11 @@ final class MCPHTTPConnection: MCPConnection {
 
     /// Fails the request `id` with `failure`, and tells the server it was given up (not for
     /// `initialize`, which the spec says is never cancelled).
-    private func giveUp(_ id: Int, _ method: String, _ failure: MCPFailure) -> Result<JSONValue, MCPFailure> {
+    private func giveUp(_ id: Int, _ method: String, _ failure: ToolServerFailure)
+        -> Result<JSONValue, ToolServerFailure>
+    {
         if method != "initialize" {
-            let notice = MCPMessage.cancelled(id, reason: failure.message)
+            let notice = MCPMessage.cancelled(id, reason: MCPMessage.reason(failure))
             Task { _ = await post(notice, expecting: nil, timeout: 10) }
         }
         return .failure(failure)
@@ -180,23 +184,22 @@ final class MCPHTTPConnection: MCPConnection {
     /// POSTs `message`; when `expecting` a response to request `id`, reads the answer (JSON or
     /// an event stream) until that response, handling what else the server sends meanwhile.
     private func post(_ message: JSONValue, expecting id: Int?, timeout: Double) async -> Outcome {
-        if state.withLock({ $0.closed }) { return .answer(.failure(MCPFailure("the server was stopped"))) }
-        guard let body = message.jsonText else { return .answer(.failure(MCPFailure("could not write the request"))) }
+        if state.withLock({ $0.closed }) { return .answer(.failure(.stopped)) }
+        guard let body = message.jsonText else { return .answer(.failure(.requestNotWritten)) }
         let request = makeRequest("POST", body: Array(body.utf8), timeout: timeout)
         let started = MonotonicClock.nanoseconds()
         diagnostics.sent(shown(request))
         var parts = http.send(request).makeAsyncIterator()
         do {
             guard case .head(let head)? = try await parts.next() else {
-                return .answer(.failure(failure("the answer ended before it began")))
+                return .answer(.failure(.emptyAnswer))
             }
             diagnostics.received(head, after: started)
             let sentSession = request.headers.contains { $0.name == "Mcp-Session-Id" }
             if head.status == 404 && sentSession { return .expired }
             guard (200..<300).contains(head.status) else {
                 let text = String(decoding: try await Self.collect(&parts, limit: 4096), as: UTF8.self)
-                let detail = text.isEmpty ? "" : ": " + ServerText.line(redacted(text), limit: 200)
-                return .answer(.failure(failure("it answered HTTP \(head.status)\(detail)")))
+                return .answer(.failure(.httpStatus(head.status, body: ServerText.line(redacted(text), limit: 200))))
             }
             guard let id else { return .answer(.success(.null)) }
             if message["method"]?.string == "initialize" {
@@ -207,38 +210,38 @@ final class MCPHTTPConnection: MCPConnection {
             case "application/json": return .answer(try await readJSON(&parts, id: id))
             case "text/event-stream": return .answer(try await readEvents(&parts, id: id))
             default:
-                let type = head.mediaType.isEmpty ? "no content type" : ServerText.line(head.mediaType, limit: 60)
-                return .answer(.failure(failure("it answered with \(type), not JSON")))
+                let type = head.mediaType.isEmpty ? nil : ServerText.line(head.mediaType, limit: 60)
+                return .answer(.failure(.notJSON(mediaType: type)))
             }
         } catch let error as DataError {
-            return .answer(.failure(failure(transportText(error))))
+            return .answer(.failure(.transfer(transferErrors.error(for: error, midStream: false))))
         } catch {
-            return .answer(.failure(failure("the request was stopped")))
+            return .answer(.failure(.requestStopped))
         }
     }
 
     /// An `application/json` answer: one message, or a batch of them.
     private func readJSON(_ parts: inout HTTPResponseStream.Iterator, id: Int) async throws
-        -> Result<JSONValue, MCPFailure>
+        -> Result<JSONValue, ToolServerFailure>
     {
         let bytes = try await Self.collect(&parts, limit: Self.largestAnswer)
         guard bytes.count < Self.largestAnswer else {
-            return .failure(failure("its answer is over \(Self.largestAnswer / 1_048_576) MB"))
+            return .failure(.answerTooLong(megabytes: Self.largestAnswer / 1_048_576, event: false))
         }
-        guard let value = try? JSONParser.parse(bytes) else { return .failure(failure("its answer is not JSON")) }
-        var answer: Result<JSONValue, MCPFailure>?
+        guard let value = try? JSONParser.parse(bytes) else { return .failure(.answerNotJSON) }
+        var answer: Result<JSONValue, ToolServerFailure>?
         for message in value.array ?? [value] {
             if let result = take(message, id: id) { answer = result }
         }
-        return answer ?? .failure(failure("its answer is not the response to the request"))
+        return answer ?? .failure(.noResponse)
     }
 
     /// A `text/event-stream` answer: the events up to the response to request `id`.
     private func readEvents(_ parts: inout HTTPResponseStream.Iterator, id: Int) async throws
-        -> Result<JSONValue, MCPFailure>
+        -> Result<JSONValue, ToolServerFailure>
     {
         var parser = SSEParser()
-        var answer: Result<JSONValue, MCPFailure>?
+        var answer: Result<JSONValue, ToolServerFailure>?
         var pending = 0
         while answer == nil, let part = try await parts.next() {
             guard case .body(let bytes) = part else { continue }
@@ -249,17 +252,17 @@ final class MCPHTTPConnection: MCPConnection {
                 answer = take(value, id: id)
             }
             if pending > Self.largestAnswer {
-                return .failure(failure("it sent an event over \(Self.largestAnswer / 1_048_576) MB"))
+                return .failure(.answerTooLong(megabytes: Self.largestAnswer / 1_048_576, event: true))
             }
         }
         // The server ends the stream after the response: its last bytes may keep the connection.
         parts.stopReading()
-        return answer ?? .failure(failure("its event stream ended without the response"))
+        return answer ?? .failure(.streamEndedEarly)
     }
 
     /// Handles one message from the server: the response to request `id` is returned; a request
     /// of the server's is answered (in a POST of its own), a notification passed on.
-    private func take(_ value: JSONValue, id: Int) -> Result<JSONValue, MCPFailure>? {
+    private func take(_ value: JSONValue, id: Int) -> Result<JSONValue, ToolServerFailure>? {
         switch MCPMessage(value, redacting: redacted) {
         case .response(let number, let result) where number == id:
             return result
@@ -302,21 +305,6 @@ final class MCPHTTPConnection: MCPConnection {
         let secret = Set(headers.map { $0.name.lowercased() })
         shown.headers = request.headers.map { secret.contains($0.name.lowercased()) ? ($0.name, "[redacted]") : $0 }
         return shown
-    }
-
-    /// What a failed transfer says; a certificate that could not be verified also names the
-    /// trust store it was checked with, and how to trust a private CA.
-    private func transportText(_ error: DataError) -> String {
-        guard case .transport(let code, let message) = error, code == 60 || code == 77 else {
-            return error.description
-        }
-        return "\(message) (checked with \(tls.trustStore ?? "the system's trust store"); to trust a private CA, "
-            + "give its certificate with --ca-cert FILE, ca_cert in the config, or SSL_CERT_FILE)"
-    }
-
-    /// A failure naming the endpoint, its text `redacted`.
-    private func failure(_ text: String) -> MCPFailure {
-        MCPFailure(redacted("\(place): \(text)"))
     }
 
     /// `text` with every configured header value, and each long word of one (the token of

@@ -4,7 +4,7 @@ import ChatJSON
 /// One JSON-RPC 2.0 message between chat and an MCP server, whatever carries it.
 enum MCPMessage: Equatable {
     /// The answer to chat's request `id`: its result, or the server's error in words.
-    case response(id: Int, Result<JSONValue, MCPFailure>)
+    case response(id: Int, Result<JSONValue, ToolServerFailure>)
     /// A request of the server's, which chat must answer (`answer(to:)`).
     case request(id: JSONValue, method: String)
     case notification(method: String)
@@ -22,7 +22,7 @@ enum MCPMessage: Equatable {
         guard let number = id?.wholeNumber else { return nil }
         if let error = message["error"] {
             let text = error["message"]?.string ?? error.jsonText ?? "an error"
-            self = .response(id: number, .failure(MCPFailure(ServerText.line(redact(text), limit: 300))))
+            self = .response(id: number, .failure(.serverError(ServerText.line(redact(text), limit: 300))))
         } else {
             self = .response(id: number, .success(message["result"] ?? .null))
         }
@@ -53,8 +53,13 @@ enum MCPMessage: Equatable {
             "notifications/cancelled", params: .object(["requestId": .number(Double(id)), "reason": .string(reason)]))
     }
 
-    /// `seconds` in words: "30 s", "0.5 s".
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    /// Why a request is given up, as `notifications/cancelled` tells the server.
+    static func reason(_ failure: ToolServerFailure) -> String {
+        switch failure {
+        case .cancelled: "the user cancelled this tool call"
+        case .noAnswer(let seconds):
+            "no answer within " + (seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s")
+        default: "given up"
+        }
     }
 }

@@ -7,73 +7,67 @@ extension MCPServerEntry {
     /// "timeout": seconds}}` for Streamable HTTP. `${VAR}` in the command, an argument, an env
     /// value, the url or a header value is the variable's value from `environment`. A server
     /// that cannot be used (neither command nor url, a variable not set, a value of the wrong
-    /// type) is left out with a problem line naming it; a value never appears in one.
+    /// type) is left out, its problem naming it; a value never appears in one.
     static func entries(in value: JSONValue, environment: [String: String])
-        -> (entries: [MCPServerEntry], problems: [MCPFailure])
+        -> (entries: [MCPServerEntry], problems: [ToolServerProblem])
     {
         guard let servers = value.object else {
-            return ([], [MCPFailure("mcp_servers must be an object of servers by name")])
+            return ([], [ToolServerProblem(server: "", step: .reading, failure: .entry(.serversNotAnObject))])
         }
         var entries: [MCPServerEntry] = []
-        var problems: [MCPFailure] = []
+        var problems: [ToolServerProblem] = []
         for name in servers.keys.sorted() {
             switch entry(name, servers[name] ?? .null, environment: environment) {
             case .success(let entry): entries.append(entry)
-            case .failure(let problem): problems.append(problem)
+            case .failure(let problem):
+                problems.append(ToolServerProblem(server: name, step: .reading, failure: .entry(problem)))
             }
         }
         return (entries, problems)
     }
 
     private static func entry(_ name: String, _ value: JSONValue, environment: [String: String])
-        -> Result<MCPServerEntry, MCPFailure>
+        -> Result<MCPServerEntry, ToolServerEntryProblem>
     {
-        func prefixed(_ failure: MCPFailure) -> MCPFailure {
-            MCPFailure("MCP server \"\(ServerText.line(name, limit: 60))\": \(failure.message)")
-        }
-        func problem(_ text: String) -> Result<MCPServerEntry, MCPFailure> {
-            .failure(prefixed(MCPFailure(text)))
-        }
-        guard value.isObject else { return problem("its entry must be an object") }
-        if value["url"] != nil { return httpEntry(name, value, environment: environment).mapError(prefixed) }
-        guard let command = value["command"]?.string, !command.isEmpty else {
-            return problem("its entry has no command")
-        }
+        guard value.isObject else { return .failure(.notAnObject) }
+        if value["url"] != nil { return httpEntry(name, value, environment: environment) }
+        guard let command = value["command"]?.string, !command.isEmpty else { return .failure(.noCommand) }
         let arguments = value["args"].map { $0.array?.compactMap(\.string) }
         guard let arguments = arguments ?? [], arguments.count == (value["args"]?.array?.count ?? 0) else {
-            return problem("args must be a list of strings")
+            return .failure(.notAListOfStrings(key: "args"))
         }
         var variables: [String: String] = [:]
         if let env = value["env"] {
-            guard let object = env.object else { return problem("env must be an object of strings") }
+            guard let object = env.object else { return .failure(.notAnObjectOfStrings(key: "env")) }
             for (key, item) in object {
-                guard let text = item.string else { return problem("env must be an object of strings") }
+                guard let text = item.string else { return .failure(.notAnObjectOfStrings(key: "env")) }
                 variables[key] = text
             }
         }
         var entry = MCPServerEntry(name: name, command: command, arguments: arguments, environment: variables)
         if let timeout = value["timeout"] {
-            guard let seconds = timeout.number, seconds > 0 else {
-                return problem("timeout must be a number of seconds above 0")
-            }
+            guard let seconds = timeout.number, seconds > 0 else { return .failure(.timeout) }
             entry.callTimeout = seconds
         }
-        do throws(MCPFailure) {
+        do throws(ToolServerEntryProblem) {
             entry.command = try expand(entry.command, environment)
-            entry.arguments = try entry.arguments.map { argument throws(MCPFailure) in try expand(argument, environment)
+            entry.arguments = try entry.arguments.map { argument throws(ToolServerEntryProblem) in
+                try expand(argument, environment)
             }
             for (key, text) in entry.environment { entry.environment[key] = try expand(text, environment) }
         } catch {
-            return problem(error.message)
+            return .failure(error)
         }
         return .success(entry)
     }
 
     /// The tools `auto_approve` in each server's entry runs without asking: `true` for all of
     /// them, or a list of the server's tool names. Another value is a problem naming the server.
-    package static func approvals(in value: JSONValue) -> (approvals: [String: ToolApproval], problems: [MCPFailure]) {
+    package static func approvals(in value: JSONValue) -> (
+        approvals: [String: ToolApproval], problems: [ToolServerProblem]
+    ) {
         var approvals: [String: ToolApproval] = [:]
-        var problems: [MCPFailure] = []
+        var problems: [ToolServerProblem] = []
         for (name, entry) in (value.object ?? [:]).sorted(by: { $0.key < $1.key }) {
             switch entry["auto_approve"] {
             case nil, .bool(false)?: continue
@@ -81,41 +75,34 @@ extension MCPServerEntry {
             case .array(let items)? where items.allSatisfy({ $0.string != nil }):
                 approvals[name] = .tools(Set(items.compactMap(\.string)))
             default:
-                problems.append(
-                    MCPFailure(
-                        "MCP server \"\(ServerText.line(name, limit: 60))\": auto_approve must be true or a list of "
-                            + "its tool names; its tools will be asked about"))
+                problems.append(ToolServerProblem(server: name, step: .reading, failure: .entry(.autoApprove)))
             }
         }
         return (approvals, problems)
     }
 
     /// A Streamable HTTP server's entry: `url` (http or https), `headers` (an object of strings)
-    /// and `timeout`. The problem, if any, without the server's name.
+    /// and `timeout`.
     private static func httpEntry(_ name: String, _ value: JSONValue, environment: [String: String])
-        -> Result<MCPServerEntry, MCPFailure>
+        -> Result<MCPServerEntry, ToolServerEntryProblem>
     {
-        if value["command"] != nil { return .failure(MCPFailure("its entry has both a command and a url")) }
-        guard let url = value["url"]?.string, !url.isEmpty else { return .failure(MCPFailure("url must be a string")) }
+        if value["command"] != nil { return .failure(.commandAndURL) }
+        guard let url = value["url"]?.string, !url.isEmpty else { return .failure(.urlNotAString) }
         var entry = MCPServerEntry(name: name, url: url)
         if let headers = value["headers"] {
-            guard let object = headers.object else {
-                return .failure(MCPFailure("headers must be an object of strings"))
-            }
+            guard let object = headers.object else { return .failure(.notAnObjectOfStrings(key: "headers")) }
             for (key, item) in object {
                 guard let text = item.string, !key.isEmpty else {
-                    return .failure(MCPFailure("headers must be an object of strings"))
+                    return .failure(.notAnObjectOfStrings(key: "headers"))
                 }
                 entry.headers[key] = text
             }
         }
         if let timeout = value["timeout"] {
-            guard let seconds = timeout.number, seconds > 0 else {
-                return .failure(MCPFailure("timeout must be a number of seconds above 0"))
-            }
+            guard let seconds = timeout.number, seconds > 0 else { return .failure(.timeout) }
             entry.callTimeout = seconds
         }
-        do throws(MCPFailure) {
+        do throws(ToolServerEntryProblem) {
             let expanded = try expand(url, environment)
             entry.url = expanded
             for (key, text) in entry.headers { entry.headers[key] = try expand(text, environment) }
@@ -124,20 +111,20 @@ extension MCPServerEntry {
         }
         let scheme = entry.url?.prefix { $0 != ":" }.lowercased()
         guard scheme == "http" || scheme == "https", entry.url?.contains("://") == true else {
-            return .failure(MCPFailure("url must start with http:// or https://"))
+            return .failure(.urlScheme)
         }
         // A header value must stay one field: a line break in it would add fields of its own.
         guard
             entry.headers.allSatisfy({ !$0.key.contains(where: \.isNewline) && !$0.value.contains(where: \.isNewline) })
         else {
-            return .failure(MCPFailure("a header name or value holds a line break"))
+            return .failure(.headerLineBreak)
         }
         return .success(entry)
     }
 
     /// `text` with each `${NAME}` replaced by the variable's value; a variable not set is an
     /// error naming it.
-    static func expand(_ text: String, _ environment: [String: String]) throws(MCPFailure) -> String {
+    static func expand(_ text: String, _ environment: [String: String]) throws(ToolServerEntryProblem) -> String {
         guard text.contains("${") else { return text }
         var result = ""
         var rest = Substring(text)
@@ -149,7 +136,7 @@ extension MCPServerEntry {
             }
             let name = String(rest[start.upperBound..<end])
             guard let value = environment[name] else {
-                throw MCPFailure("${\(ServerText.line(name, limit: 60))} is used but not set in the environment")
+                throw .variableNotSet(name)
             }
             result += value
             rest = rest[rest.index(after: end)...]

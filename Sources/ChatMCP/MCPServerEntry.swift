@@ -26,17 +26,3 @@ extension MCPServerEntry {
         self.init(name: name, command: "", callTimeout: callTimeout, url: url, headers: headers)
     }
 }
-
-/// What went wrong with an MCP server or one of its requests, in words for the model or for
-/// the person's one line (the server's own text already cut and made safe).
-package struct MCPFailure: Error, Sendable, Equatable {
-    package var message: String
-    /// The server itself is gone (it ended, or broke its output): a problem of the server's,
-    /// not only of the request.
-    var serverGone = false
-
-    init(_ message: String, serverGone: Bool = false) {
-        self.message = message
-        self.serverGone = serverGone
-    }
-}

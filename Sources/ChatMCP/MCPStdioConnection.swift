@@ -24,9 +24,9 @@ import Synchronization
 final class MCPStdioConnection: MCPConnection {
     private struct State {
         var nextID = 0
-        var pending: [Int: CheckedContinuation<Result<JSONValue, MCPFailure>, Never>] = [:]
+        var pending: [Int: CheckedContinuation<Result<JSONValue, ToolServerFailure>, Never>] = [:]
         /// Why no more requests can be answered, once that is so.
-        var ended: MCPFailure?
+        var ended: ToolServerFailure?
         var reaped = false
     }
 
@@ -44,18 +44,18 @@ final class MCPStdioConnection: MCPConnection {
     /// Starts `entry`'s command, its standard error appended to `logPath`; `onNotification`
     /// hears the method of each notification it sends.
     init(_ entry: MCPServerEntry, logPath: String, onNotification: @escaping @Sendable (String) -> Void = { _ in })
-        throws(MCPFailure)
+        throws(ToolServerFailure)
     {
         name = entry.name
         self.onNotification = onNotification
         // Close-on-exec from the start (ProcessSpawn.pipe), so that no child another thread starts
         // meanwhile (another server, an editor) inherits an end and keeps this pipe open; the
         // spawn's dup2 gives this child its own copies.
-        guard let toChild = ProcessSpawn.pipe() else { throw MCPFailure("could not create a pipe") }
+        guard let toChild = ProcessSpawn.pipe() else { throw .noPipe }
         guard let fromChild = ProcessSpawn.pipe() else {
             Self.closeDescriptor(toChild.read)
             Self.closeDescriptor(toChild.write)
-            throw MCPFailure("could not create a pipe")
+            throw .noPipe
         }
         let log = open(logPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         var actions = posix_spawn_file_actions_t()
@@ -81,7 +81,7 @@ final class MCPStdioConnection: MCPConnection {
         case .failure(let failure):
             Self.closeDescriptor(toChild.write)
             Self.closeDescriptor(fromChild.read)
-            throw MCPFailure("could not start \(entry.command): \(String(cString: strerror(failure.code)))")
+            throw .couldNotStart(command: entry.command, reason: String(cString: strerror(failure.code)))
         }
         input = toChild.write
         let output = fromChild.read
@@ -103,14 +103,14 @@ final class MCPStdioConnection: MCPConnection {
     }
 
     /// Sends a request and waits for its result, at most `timeout` seconds.
-    func request(_ method: String, params: JSONValue, timeout: Double) async -> Result<JSONValue, MCPFailure> {
+    func request(_ method: String, params: JSONValue, timeout: Double) async -> Result<JSONValue, ToolServerFailure> {
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let ended = state.withLock { state -> MCPFailure? in
+                let ended = state.withLock { state -> ToolServerFailure? in
                     if let ended = state.ended { return ended }
                     state.pending[id] = continuation
                     return nil
@@ -120,16 +120,14 @@ final class MCPStdioConnection: MCPConnection {
                     return
                 }
                 guard send(MCPMessage.request(id: id, method: method, params: params)) else {
-                    finish(id, .failure(MCPFailure("could not write to the server: it has ended", serverGone: true)))
+                    finish(id, .failure(.notWritable))
                     return
                 }
-                if Task.isCancelled { giveUp(id, reason: "the user cancelled this tool call") }
-                timers.asyncAfter(deadline: .now() + timeout) { [self] in
-                    giveUp(id, reason: "no answer within \(MCPMessage.seconds(timeout))")
-                }
+                if Task.isCancelled { giveUp(id, .cancelled) }
+                timers.asyncAfter(deadline: .now() + timeout) { [self] in giveUp(id, .noAnswer(seconds: timeout)) }
             }
         } onCancel: {
-            giveUp(id, reason: "the user cancelled this tool call")
+            giveUp(id, .cancelled)
         }
     }
 
@@ -159,7 +157,7 @@ final class MCPStdioConnection: MCPConnection {
         }
         guard first else { return }
         writing.withLock { _ in Self.closeDescriptor(input) }
-        fail(all: MCPFailure("the server was stopped"))
+        fail(all: .stopped)
         // The whole process group: a launcher (`npx`, `uvx`) runs the real server as its child.
         for (signal, wait) in [(Int32(0), 1.0), (SIGTERM, 2.0)] {
             if signal != 0 { kill(-pid, signal) }
@@ -169,22 +167,22 @@ final class MCPStdioConnection: MCPConnection {
         _ = ProcessSpawn.wait(pid)
     }
 
-    /// Gives up the request `id` if it is still waiting, failing it with `reason`, and tells
+    /// Gives up the request `id` if it is still waiting, failing it with `failure`, and tells
     /// the server.
-    private func giveUp(_ id: Int, reason: String) {
-        guard finish(id, .failure(MCPFailure(reason))) else { return }
-        _ = send(MCPMessage.cancelled(id, reason: reason))
+    private func giveUp(_ id: Int, _ failure: ToolServerFailure) {
+        guard finish(id, .failure(failure)) else { return }
+        _ = send(MCPMessage.cancelled(id, reason: MCPMessage.reason(failure)))
     }
 
     /// Hands the request `id` its result; false if it was no longer waiting.
     @discardableResult
-    private func finish(_ id: Int, _ result: Result<JSONValue, MCPFailure>) -> Bool {
+    private func finish(_ id: Int, _ result: Result<JSONValue, ToolServerFailure>) -> Bool {
         guard let continuation = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return false }
         continuation.resume(returning: result)
         return true
     }
 
-    private func fail(all failure: MCPFailure) {
+    private func fail(all failure: ToolServerFailure) {
         let waiting = state.withLock { state in
             if state.ended == nil { state.ended = failure }
             defer { state.pending = [:] }
@@ -229,14 +227,12 @@ final class MCPStdioConnection: MCPConnection {
             }
             line.append(contentsOf: buffer[start..<count])
             if line.count > Self.lineLimit {
-                fail(
-                    all: MCPFailure("the server sent a message over \(Self.lineLimit / 1_048_576) MB", serverGone: true)
-                )
+                fail(all: .messageTooLong(megabytes: Self.lineLimit / 1_048_576))
                 break
             }
         }
         Self.closeDescriptor(output)
-        fail(all: MCPFailure("the server ended (its output closed)", serverGone: true))
+        fail(all: .ended)
     }
 
     /// Handles one line: a response, a request of the server's, or a notification. A line that

@@ -3,18 +3,21 @@ import ChatHTTP
 
 /// The tools of the MCP servers a run uses (`ToolSource`): each server started (stdio) or
 /// connected (Streamable HTTP) when its tools are first needed, once, and kept until `close()`;
-/// its tools offered as `server__tool`, the name undone exactly when calling. A server that
-/// cannot start, or fails to answer, offers no tools; what went wrong is in `problems`, a line
-/// each, and the other servers go on; so is a tool whose offered name another tool has already
-/// (it is left out). The servers start side by side; one that says its tools changed
+/// its tools offered as `server__tool`, each call routed by the tool's origin (its server and
+/// the server's own name), never by undoing the offered name. A server that cannot start, or
+/// fails to answer, offers no tools; what went wrong is reported as it happens, and the other
+/// servers go on; so is a tool whose offered name another tool has already (it is left out).
+/// The servers start side by side; one that says its tools changed
 /// (`notifications/tools/list_changed`) is asked for them again before the next request.
 actor MCPToolSource: ToolSource {
     private let entries: [MCPServerEntry]
-    private let logPath: @Sendable (String) -> String
+    /// Where each stdio server's stderr goes, by name (nil: nowhere).
+    private let logPath: @Sendable (String) -> String?
     private let clientVersion: String
     /// The HTTP servers' client: one kept connection to each.
     private let http: (any HTTPClient)?
     private let network: MCPNetworkSettings
+    private let report: @Sendable (ToolServerProblem) -> Void
     private var started = false
     private var clients: [String: MCPClient] = [:]
     private var connections: [any MCPConnection] = []
@@ -22,28 +25,36 @@ actor MCPToolSource: ToolSource {
     private var listed: [String: [ToolDefinition]] = [:]
     /// Servers whose tools changed since they were listed.
     private var stale: Set<String> = []
-    /// The offered name of each tool: its server and its own name.
-    private var routes: [String: (server: String, tool: String)] = [:]
     private var offered: [ToolDefinition] = []
-    /// Tools left out because their offered name was taken, as `server\0tool` (said once).
-    private var clashes: Set<String> = []
-    /// What went wrong with each server that offers no tools (or a tool it left out), in order.
-    private(set) var problems: [(server: String, message: String)] = []
-    /// Servers found gone during a call (said once each in `problems`).
+    /// Tools left out because their offered name was taken (said once each).
+    private var clashes: Set<ToolOrigin> = []
+    /// Servers found gone during a call (said once each).
     private var gone: Set<String> = []
 
-    /// The servers of `entries`; the stderr of stdio server `name` goes to `logPath(name)`; HTTP
-    /// servers are reached through `http` (a `CurlHTTPClient` of the source's own when nil),
-    /// with `network`'s CA file and proxy, their `--verbose` lines to its log.
+    /// The servers of `entries`; the stderr of stdio server `name` goes to `logPath(name)`
+    /// (nil: nowhere); HTTP servers are reached through `http` (a `CurlHTTPClient` of the
+    /// source's own when nil), with `network`'s CA file and proxy, their `--verbose` lines to its
+    /// log; `report` hears each problem as it happens, naming the server's log or endpoint.
     init(
         _ entries: [MCPServerEntry], clientVersion: String, http: (any HTTPClient)? = nil,
-        network: MCPNetworkSettings = MCPNetworkSettings(), logPath: @escaping @Sendable (String) -> String
+        network: MCPNetworkSettings = MCPNetworkSettings(), logPath: @escaping @Sendable (String) -> String?,
+        report: @escaping @Sendable (ToolServerProblem) -> Void = { _ in }
     ) {
         self.entries = entries
         self.clientVersion = clientVersion
         self.logPath = logPath
         self.network = network
+        self.report = report
         self.http = http ?? (entries.contains { $0.url != nil } ? CurlHTTPClient() : nil)
+    }
+
+    /// Tells of a problem of server `name`'s, met at `step`.
+    private func report(_ name: String, _ step: ToolServerStep, _ failure: ToolServerFailure) {
+        let endpoint = entries.first { $0.name == name }?.url.map(MCPHTTPConnection.place(of:))
+        report(
+            ToolServerProblem(
+                server: name, step: step, failure: failure, log: endpoint == nil ? logPath(name) : nil,
+                endpoint: endpoint))
     }
 
     func tools() async -> [ToolDefinition] {
@@ -59,55 +70,44 @@ actor MCPToolSource: ToolSource {
             case .success(let tools): listed[server] = tools
             case .failure(let failure):
                 listed[server] = []
-                problems.append((server, failure.message))
+                report(server, .listing, failure)
             }
         }
         stale = []
-        routes = [:]
+        var taken: [String: ToolOrigin] = [:]
         offered = []
         for entry in entries {
             for var tool in listed[entry.name] ?? [] {
+                let origin = tool.origin ?? ToolOrigin(server: entry.name, tool: tool.name)
                 let name = Self.offeredName(server: entry.name, tool: tool.name)
-                if let taken = routes[name] {
-                    sayClash(entry.name, tool.name, name, with: taken)
+                if let owner = taken[name] {
+                    if clashes.insert(origin).inserted {
+                        report(entry.name, .listing, .nameTaken(tool: tool.name, offeredAs: name, takenBy: owner))
+                    }
                     continue
                 }
-                routes[name] = (entry.name, tool.name)
+                taken[name] = origin
                 tool.name = name
+                tool.origin = origin
                 offered.append(tool)
             }
         }
         return offered
     }
 
-    /// One problem line, once, for server's tool `tool`, left out because `name` is `taken`.
-    private func sayClash(_ server: String, _ tool: String, _ name: String, with taken: (server: String, tool: String))
-    {
-        guard clashes.insert(server + "\u{0}" + tool).inserted else { return }
-        let owner = taken.server == server ? "its" : "server \"\(ServerText.line(taken.server, limit: 60))\"'s"
-        let line =
-            "its tool \"\(ServerText.line(tool, limit: 80))\" is left out: it would be offered as \(name), the name "
-            + "\(owner) tool \"\(ServerText.line(taken.tool, limit: 80))\" has"
-        problems.append((server, line))
-    }
-
-    /// Each offered tool's server and own name, as `tools()` last made them.
-    var routeTable: [String: (server: String, tool: String)] { routes }
-
-    func call(_ call: ToolCall) async -> ToolResult {
-        guard let route = routes[call.name], let client = clients[route.server] else {
-            return ToolResult(
-                callID: call.id, content: [.text("there is no tool named \"\(call.name)\"")], isError: true)
+    func call(_ call: ToolCall, tool: ToolDefinition) async -> ToolResult {
+        guard let origin = tool.origin, let client = clients[origin.server] else {
+            return ToolResult(callID: call.id, failure: .notRunning)
         }
-        switch await client.call(route.tool, arguments: call.arguments, callID: call.id) {
+        switch await client.call(origin.tool, arguments: call.arguments, callID: call.id) {
         case .success(let result):
             return result
         case .failure(let failure):
             // A server gone during a call is a problem of the server's too, said once.
-            if failure.serverGone, gone.insert(route.server).inserted {
-                problems.append((route.server, failure.message))
+            if failure.serverGone, gone.insert(origin.server).inserted {
+                report(origin.server, .calling(tool: origin.tool), failure)
             }
-            return ToolResult(callID: call.id, content: [.text(failure.message)], isError: true)
+            return ToolResult(callID: call.id, failure: failure)
         }
     }
 
@@ -128,10 +128,11 @@ actor MCPToolSource: ToolSource {
 
     /// Starts every server side by side, and lists their tools.
     private func startAll() async {
-        typealias Started = (MCPServerEntry, (any MCPConnection)?, Result<(MCPClient, [ToolDefinition]), MCPFailure>)
+        typealias Opened = Result<(MCPClient, [ToolDefinition]), StepFailure>
+        typealias Started = (MCPServerEntry, (any MCPConnection)?, Opened)
         let results = await withTaskGroup(of: Started.self) { group in
             for entry in entries {
-                let logPath = logPath(entry.name)
+                let logPath = logPath(entry.name) ?? "/dev/null"
                 let version = clientVersion
                 let (http, network) = (http, network)
                 group.addTask { [weak self] in
@@ -140,7 +141,7 @@ actor MCPToolSource: ToolSource {
                         guard method == "notifications/tools/list_changed", let self else { return }
                         Task { await self.toolsChanged(entry.name) }
                     }
-                    do throws(MCPFailure) {
+                    do throws(ToolServerFailure) {
                         if let http, entry.url != nil {
                             connection = MCPHTTPConnection(
                                 entry, http: http, network: network, onNotification: onNotification)
@@ -148,7 +149,7 @@ actor MCPToolSource: ToolSource {
                             connection = try MCPStdioConnection(entry, logPath: logPath, onNotification: onNotification)
                         }
                     } catch {
-                        return (entry, nil, .failure(error))
+                        return (entry, nil, .failure(StepFailure(step: .starting, failure: error)))
                     }
                     return (entry, connection, await Self.open(connection, entry: entry, clientVersion: version))
                 }
@@ -164,20 +165,27 @@ actor MCPToolSource: ToolSource {
             case .success(let (client, tools)):
                 clients[entry.name] = client
                 listed[entry.name] = tools
-            case .failure(let failure):
-                problems.append((entry.name, failure.message))
+            case .failure(let failed):
+                report(entry.name, failed.step, failed.failure)
                 await connection?.close()
             }
         }
     }
 
+    /// A failure, and the step it came at.
+    private struct StepFailure: Error {
+        var step: ToolServerStep
+        var failure: ToolServerFailure
+    }
+
     /// The session with a started server, and its tools.
     private static func open(_ connection: any MCPConnection, entry: MCPServerEntry, clientVersion: String) async
-        -> Result<(MCPClient, [ToolDefinition]), MCPFailure>
+        -> Result<(MCPClient, [ToolDefinition]), StepFailure>
     {
         switch await MCPClient.start(connection, entry: entry, clientVersion: clientVersion) {
-        case .failure(let failure): return .failure(failure)
-        case .success(let client): return await client.tools().map { (client, $0) }
+        case .failure(let failure): return .failure(StepFailure(step: .starting, failure: failure))
+        case .success(let client):
+            return await client.tools().map { (client, $0) }.mapError { StepFailure(step: .listing, failure: $0) }
         }
     }
 

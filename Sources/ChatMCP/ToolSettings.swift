@@ -14,8 +14,8 @@ public struct ToolSettings: Sendable {
     public var configured: [String] = []
     /// The tools that run without asking, by server.
     public var approved: [String: ToolApproval] = [:]
-    /// Problems with the entries of `auto_approve`, a line each (said on stderr; the rest goes on).
-    public var problems: [String] = []
+    /// Problems with the entries' `auto_approve` (said on stderr; the rest goes on).
+    public var problems: [ToolServerProblem] = []
     /// The config's `mcp_servers`, as written; read into entries only when tools are used.
     package var serversValue: JSONValue?
     /// The environment `${VAR}` in an entry is read from.

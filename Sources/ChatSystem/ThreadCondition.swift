@@ -7,6 +7,10 @@
 /// A pthread mutex and one condition on it, for state shared with threads that block (libcurl's
 /// transfer threads, which cannot await): `lock`/`unlock` around the state, `wait` inside them.
 /// A timed wait measures its deadline as `MonotonicClock.deadline` gives it.
+///
+/// `@unchecked Sendable`: its only state is the two pthread objects, allocated once, never
+/// reassigned, and made for use from many threads (their own calls synchronise); Swift's
+/// `Mutex` has no condition to wait on, which a thread blocked in a C callback needs.
 package final class ThreadCondition: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>

@@ -63,7 +63,7 @@ enum ChatCommand {
         case .help:
             console.stdout.write(HelpText.text)
         case .version:
-            console.stdout.write("chat \(ChatDataVersion.string)\n")
+            console.stdout.write("chat \(ChatVersion.string)\n")
         case .completions(let shell):
             console.stdout.write(ShellCompletion.script(for: shell))
         case .manPage:

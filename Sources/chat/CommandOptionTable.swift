@@ -75,6 +75,7 @@ enum CommandOptionTable {
                 let items = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
                 guard !items.isEmpty else { throw .usage("--yes-tools needs SERVER or SERVER.TOOL") }
                 options.overrides.yesTools += items
+                options.overrides.yesToolsSource = .flag("--yes-tools")
             }),
         CommandOption(
             Flag(

@@ -18,3 +18,12 @@ struct Console: Sendable {
         return status
     }
 }
+
+extension Console {
+    /// Problems with MCP servers, a line each on stderr as they happen.
+    var toolProblemLine: ToolProblemLine {
+        ToolProblemLine(
+            stderr: stderr, style: errorStyle,
+            takesEscapes: TerminalStyle.takesEscapes(isTerminal: stderr.isTerminal, environment: environment))
+    }
+}

@@ -35,7 +35,7 @@ enum HelpText {
 
     /// The whole help, ending with one newline.
     static var text: String {
-        var lines = ["OVERVIEW: chat \(ChatDataVersion.string): \(summary).", ""]
+        var lines = ["OVERVIEW: chat \(ChatVersion.string): \(summary).", ""]
         for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
             lines += wrapped(String(line), indent: 0)
         }

@@ -39,7 +39,7 @@ struct HistoryMode {
 
     func run(_ options: CommandLineOptions) async -> Int32 {
         let style = TerminalStyle(isTerminal: stdout.isTerminal, environment: environment)
-        let presenter = HistoryPresenter(output: stdout, style: style, encode: { $0.jsonText })
+        let presenter = HistoryPresenter(output: stdout, style: style)
         // A screenful on a terminal, everything for a program.
         let limit = options.listLimit.map { $0 == 0 ? nil : $0 } ?? (stdout.isTerminal ? 20 : nil)
         let format = options.exportFormat

@@ -72,7 +72,7 @@ struct InteractiveMode {
         }
         if readsTerminal {
             session.stderr.write(
-                session.notesStyle.note("chat \(ChatDataVersion.string) · /help for commands · Ctrl-D to leave") + "\n")
+                session.notesStyle.note("chat \(ChatVersion.string) · /help for commands · Ctrl-D to leave") + "\n")
         }
         if let id = conversation.id {
             session.stderr.write(

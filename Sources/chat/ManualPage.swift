@@ -9,7 +9,7 @@ enum ManualPage {
     /// The page, in roff with the man macros.
     static var text: String {
         var page = Roff()
-        page.line(".TH CHAT 1 \"\" \"chat \(ChatDataVersion.string)\" \"User Commands\"")
+        page.line(".TH CHAT 1 \"\" \"chat \(ChatVersion.string)\" \"User Commands\"")
         // Left-aligned, no hyphenation: names and options stay whole.
         page.line(".nh")
         page.line(".ad l")

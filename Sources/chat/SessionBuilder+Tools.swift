@@ -17,22 +17,17 @@ extension SessionBuilder {
         let (stderr, style) = (console.stderr, console.errorStyle)
         let servers = MCPTools(
             settings.tools, dataDirectory: settings.history ? DataDirectory(environment: environment) : nil,
-            clientVersion: ChatDataVersion.string,
+            clientVersion: ChatVersion.string,
             network: MCPNetworkSettings(server: settings.server, environment: environment),
-            report: ToolProblemLine(console: console).report)
-        let naming = ToolNaming(route: servers.route, isApproved: servers.isApproved)
-        let terminal = TTYToolConsentTerminal(environment: environment) { text in
-            JSONValue(jsonText: text)?.jsonText ?? text
-        }
+            reporter: console.toolProblemLine)
         let consent = TerminalToolConsent(
-            terminal: terminal, naming: naming, notes: stderr, notesStyle: style,
-            questionStyle: TerminalStyle(isTerminal: true, environment: environment),
-            format: { $0.object?.isEmpty == true ? "{}" : $0.prettyJSONText }, parse: { JSONValue(jsonText: $0) })
+            terminal: TTYToolConsentTerminal(environment: environment), notes: stderr, notesStyle: style,
+            questionStyle: TerminalStyle(isTerminal: true, environment: environment))
         let toolSwitch = ToolSwitch(servers: servers.servers)
         let reporter = ToolCallReporter(
-            servers, naming: naming, notes: stderr, style: style,
+            servers, notes: stderr, style: style,
             live: TerminalStyle.takesEscapes(isTerminal: stderr.isTerminal, environment: environment),
-            lines: options.json ? JSONLines(console.stdout) : nil, toolSwitch: toolSwitch, format: { $0.jsonText })
+            lines: options.json ? JSONLines(console.stdout) : nil, toolSwitch: toolSwitch)
         let loop = ToolLoop(
             source: reporter, consent: consent, roundLimit: settings.tools.roundLimit,
             maxResultBytes: settings.tools.maxResultBytes)

@@ -1,3 +1,5 @@
+import ChatDomain
+import ChatJSON
 import ChatPresentation
 import Synchronization
 
@@ -14,16 +16,13 @@ import Synchronization
 final class TTYToolConsentTerminal: ToolConsentTerminal {
     private let environment: [String: String]
     private let opened = Mutex<TTYShellTerminal?>(nil)
-    /// Writes the arguments on one line, for the line editor.
-    private let compact: @Sendable (String) -> String
 
     /// The terminal, if there is one (`/dev/tty` opens); nil with no terminal at all.
-    init?(environment: [String: String], compact: @escaping @Sendable (String) -> String) {
+    init?(environment: [String: String]) {
         let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         close(fd)
         self.environment = environment
-        self.compact = compact
     }
 
     private var terminal: TTYShellTerminal? {
@@ -49,7 +48,8 @@ final class TTYToolConsentTerminal: ToolConsentTerminal {
                 return nil
             }
         }
-        return await terminal?.edit(compact(text))
+        // On one line for the line editor: the JSON written compactly.
+        return await terminal?.edit(JSONValue(jsonText: text)?.jsonText ?? text)
     }
 
     func say(_ text: String) async {

@@ -28,7 +28,7 @@ struct ToolsListMode {
         }
         let tools = MCPTools(
             settings, dataDirectory: keepsLogs ? DataDirectory(environment: console.environment) : nil,
-            clientVersion: ChatDataVersion.string, network: network, report: ToolProblemLine(console: console).report)
+            clientVersion: ChatVersion.string, network: network, reporter: console.toolProblemLine)
         let entries = await Self.entries(tools)
         await tools.close()
         if options.json {
@@ -43,9 +43,9 @@ struct ToolsListMode {
     /// Each tool of `tools`' servers (started if they were not), with its server.
     static func entries(_ tools: MCPTools) async -> [ToolListPresenter.Entry] {
         await tools.tools().compactMap { tool -> ToolListPresenter.Entry? in
-            guard let (server, name) = tools.route(tool.name) else { return nil }
+            guard let origin = tool.origin else { return nil }
             return ToolListPresenter.Entry(
-                server: server, tool: name, offeredName: tool.name, description: tool.description)
+                server: origin.server, tool: origin.tool, offeredName: tool.name, description: tool.description)
         }
     }
 

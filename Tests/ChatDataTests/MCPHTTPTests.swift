@@ -15,14 +15,16 @@ extension PythonMCPServer {
 @Suite("MCP over Streamable HTTP", .serialized, .timeLimit(.minutes(3))) struct MCPHTTPTests {
     /// The source of one server `web` at `url`, read from a config as a person writes it, with an
     /// `Authorization` header from `${MCP_TEST_TOKEN}`.
-    private func source(url: String, token: String, timeout: Double = 20) throws -> MCPToolSource {
+    private func source(
+        url: String, token: String, timeout: Double = 20, problems: ReportedProblems = ReportedProblems()
+    ) throws -> MCPToolSource {
         let config =
             #"{"web": {"url": "\#(url)", "headers": {"Authorization": "Bearer ${MCP_TEST_TOKEN}"}, "timeout": \#(timeout)}}"#
         let read = MCPServerEntry.entries(in: try JSONParser.parse(config), environment: ["MCP_TEST_TOKEN": token])
         try #require(read.problems.isEmpty)
         var entries = read.entries
         entries[0].startTimeout = timeout
-        return MCPToolSource(entries, clientVersion: "test") { _ in "/dev/null" }
+        return MCPToolSource(entries, clientVersion: "test", logPath: { _ in nil }, report: problems.report)
     }
 
     @Test(
@@ -32,10 +34,10 @@ extension PythonMCPServer {
         let server = try PythonMCPServer(mode: mode)
         defer { server.stop() }
         let token = "tok-\(UUID().uuidString.prefix(8))"
-        let source = try source(url: server.url, token: token)
+        let problems = ReportedProblems()
+        let source = try source(url: server.url, token: token, problems: problems)
         let tools = await source.tools()
-        let problems = await source.problems
-        #expect(problems.isEmpty, "\(problems)")
+        #expect(problems.all.isEmpty, "\(problems.lines)")
         let add = try #require(tools.first { $0.name == "web__add" })
         #expect(add.description == "Adds two whole numbers.")
         #expect(add.parameters["properties"]?["a"]?["type"] == .string("integer"))
@@ -136,22 +138,24 @@ extension PythonMCPServer {
                 entry("refused", refused), entry("cut", cut.port), entry("rpc", rpcError.port),
                 entry("good", good.port),
             ]
-            let source = MCPToolSource(entries, clientVersion: "test") { _ in "/dev/null" }
+            let reported = ReportedProblems()
+            let source = MCPToolSource(entries, clientVersion: "test", logPath: { _ in nil }, report: reported.report)
             #expect(await source.tools().map(\.name) == ["good__t"])
-            let problems = await source.problems
-            #expect(problems.map(\.server) == ["garbage", "failing", "page", "refused", "cut", "rpc"])
-            for (server, message) in problems {
-                #expect(!message.contains(secret.prefix(6)), "\(server): \(message)")
-                #expect(!message.contains(secret) && !message.contains("QUERYSECRET") && !message.contains("pw@"))
-                // A JSON-RPC error is the server's own words; every other problem names the endpoint.
-                #expect(server == "rpc" || message.hasPrefix("http://127.0.0.1:"), "\(server): \(message)")
-                #expect(!message.contains("\n"))
+            #expect(reported.all.map(\.server) == ["garbage", "failing", "page", "refused", "cut", "rpc"])
+            let lines = reported.lines
+            for (problem, line) in zip(reported.all, lines) {
+                #expect(!line.contains(secret.prefix(6)), "\(line)")
+                #expect(!line.contains(secret) && !line.contains("QUERYSECRET") && !line.contains("pw@"))
+                // Each names its server and the endpoint, made safe to show.
+                #expect(line.hasPrefix("MCP server \"\(problem.server)\": http://127.0.0.1:"), "\(line)")
+                #expect(!line.contains("\n"))
             }
-            #expect(problems[0].message.hasSuffix("/mcp: its answer is not JSON"))
-            #expect(problems[1].message.contains("/mcp: it answered HTTP 500: got [redacted], token [redacted]"))
-            #expect(problems[2].message.hasSuffix("/mcp: it answered with text/html, not JSON"))
-            #expect(problems[3].message.contains("\(refused)/mcp: "))
-            #expect(problems[5].message == "bad [redacted]", "\(problems[5].message)")
+            #expect(reported.all[0].failure == .answerNotJSON)
+            #expect(lines[0].hasSuffix("/mcp: its answer is not JSON"))
+            #expect(lines[1].contains("/mcp: it answered HTTP 500: got [redacted], token [redacted]"))
+            #expect(lines[2].hasSuffix("/mcp: it answered with text/html, not JSON"))
+            #expect(lines[3].contains("\(refused)/mcp: "))
+            #expect(reported.all[5].failure == .serverError("bad [redacted]"), "\(lines[5])")
             #expect(failing.requests.first?.header("authorization") == "Bearer \(secret)")
             await source.close()
         }
@@ -163,12 +167,12 @@ extension PythonMCPServer {
         defer { LoopbackTestHelpers.stopInBackground(silent) }
         var entry = MCPServerEntry(name: "mute", url: "http://127.0.0.1:\(silent.port)/mcp")
         entry.startTimeout = 0.5
-        let source = MCPToolSource([entry], clientVersion: "test") { _ in "/dev/null" }
+        let problems = ReportedProblems()
+        let source = MCPToolSource([entry], clientVersion: "test", logPath: { _ in nil }, report: problems.report)
         let clock = ContinuousClock.now
         #expect(await source.tools().isEmpty)
         #expect(ContinuousClock.now - clock < .seconds(5))
-        let problems = await source.problems
-        #expect(problems.map(\.message) == ["http://127.0.0.1:\(silent.port)/mcp: no answer within 0.5 s"])
+        #expect(problems.lines == ["MCP server \"mute\": http://127.0.0.1:\(silent.port)/mcp: no answer within 0.5 s"])
         await source.close()
     }
 
@@ -180,11 +184,12 @@ extension PythonMCPServer {
             return Self.answer(request, session: session)
         }
         defer { LoopbackTestHelpers.stopInBackground(server) }
+        let problems = ReportedProblems()
         let source = MCPToolSource(
-            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test"
-        ) { _ in "/dev/null" }
+            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test",
+            logPath: { _ in nil }, report: problems.report)
         #expect(await source.tools().map(\.name) == ["s__t"])
-        #expect(await source.problems.isEmpty)
+        #expect(problems.all.isEmpty)
         await source.close()
         let sent = server.requests.map {
             "\($0.method) \((try? JSONParser.parse($0.bodyText))?["method"]?.string ?? "-") \($0.header("mcp-session-id") ?? "-")"
@@ -230,7 +235,7 @@ extension PythonMCPServer {
         task.cancel()
         let result = await task.value
         #expect(ContinuousClock.now - clock < .seconds(2))
-        #expect(result.isError && result.text == "the user cancelled this tool call")
+        #expect(result.isError && result.failure == .cancelled)
         var told: JSONValue?
         for _ in 0..<100 where told == nil {
             told = server.requests.compactMap { try? JSONParser.parse($0.bodyText) }
@@ -247,17 +252,21 @@ extension PythonMCPServer {
     func nameClash() async throws {
         let server = try LoopbackServer { request, _ in Self.answer(request, tools: ["a.b", "a_b", "c"]) }
         defer { LoopbackTestHelpers.stopInBackground(server) }
+        let reported = ReportedProblems()
         let source = MCPToolSource(
-            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test"
-        ) { _ in "/dev/null" }
+            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test",
+            logPath: { _ in nil }, report: reported.report)
         #expect(await source.tools().map(\.name) == ["s__a_b", "s__c"])
         #expect(await source.tools().map(\.name) == ["s__a_b", "s__c"])
-        let problems = await source.problems
+        let problems = reported.all
         #expect(problems.count == 1)
         #expect(problems.first?.server == "s")
         #expect(
-            problems.first?.message
-                == #"its tool "a_b" is left out: it would be offered as s__a_b, the name its tool "a.b" has"#)
+            problems.first?.failure
+                == .nameTaken(tool: "a_b", offeredAs: "s__a_b", takenBy: ToolOrigin(server: "s", tool: "a.b")))
+        #expect(
+            reported.lines.first?.hasSuffix(
+                #"its tool "a_b" is left out: it would be offered as s__a_b, the name its tool "a.b" has"#) == true)
         await source.close()
 
         let long = String(repeating: "x", count: 70)

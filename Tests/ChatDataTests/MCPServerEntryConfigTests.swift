@@ -1,4 +1,5 @@
 import ChatDomain
+import ChatPresentation
 import Testing
 
 @testable import ChatJSON
@@ -7,9 +8,10 @@ import Testing
 @Suite("mcp_servers entries")
 struct MCPServerEntryConfigTests {
     private func entries(_ json: String, _ environment: [String: String] = [:]) throws -> (
-        entries: [MCPServerEntry], problems: [MCPFailure]
+        entries: [MCPServerEntry], problems: [String]
     ) {
-        MCPServerEntry.entries(in: try JSONParser.parse(json), environment: environment)
+        let read = MCPServerEntry.entries(in: try JSONParser.parse(json), environment: environment)
+        return (read.entries, read.problems.map(ErrorWording.line(for:)))
     }
 
     @Test("the Claude Desktop shape, with ${VAR} from the environment")
@@ -38,7 +40,7 @@ struct MCPServerEntryConfigTests {
             """#)
         #expect(read.entries.map(\.name) == ["d", "f"])
         #expect(
-            read.problems.map(\.message) == [
+            read.problems == [
                 #"MCP server "a": its entry has no command"#, #"MCP server "b": args must be a list of strings"#,
                 #"MCP server "c": ${MISSING} is used but not set in the environment"#,
                 #"MCP server "e": timeout must be a number of seconds above 0"#,
@@ -62,14 +64,14 @@ struct MCPServerEntryConfigTests {
                     callTimeout: 9)
             ])
         #expect(
-            read.problems.map(\.message) == [
+            read.problems == [
                 #"MCP server "a": url must be a string"#, #"MCP server "b": url must start with http:// or https://"#,
                 #"MCP server "c": ${UNSET} is used but not set in the environment"#,
                 #"MCP server "d": headers must be an object of strings"#,
                 #"MCP server "e": its entry has both a command and a url"#,
                 #"MCP server "f": a header name or value holds a line break"#,
             ])
-        #expect(!read.problems.contains { $0.message.contains("s3cret") })
+        #expect(!read.problems.contains { $0.contains("s3cret") })
     }
 
     @Test("${ without a closing brace is left as it is")

@@ -13,9 +13,9 @@ import Testing
 /// The PyPI server `mcp-server-time`, which no one here wrote, in the tests' virtual environment
 /// (`MCPTestVenv`).
 enum MCPTimeServer {
-    static let command: Result<String, MCPFailure> = MCPTestVenv.timeServer.mapError { MCPFailure($0.description) }
+    static let command: Result<String, MCPTestVenvFailure> = MCPTestVenv.timeServer
     /// The virtual environment's directory.
-    static let venv: Result<String, MCPFailure> = MCPTestVenv.directory.mapError { MCPFailure($0.description) }
+    static let venv: Result<String, MCPTestVenvFailure> = MCPTestVenv.directory
 
     static func entry(timeout: Double = 30) throws -> MCPServerEntry {
         MCPServerEntry(
@@ -44,9 +44,11 @@ private struct Allow: ToolConsent {
     @Test("mcp-server-time: initialize, tools/list, tools/call, an error result, ended within 3 s")
     func timeServer() async throws {
         let log = logPath()
-        let source = MCPToolSource([try MCPTimeServer.entry()], clientVersion: "test") { _ in log }
+        let problems = ReportedProblems()
+        let source = MCPToolSource(
+            [try MCPTimeServer.entry()], clientVersion: "test", logPath: { _ in log }, report: problems.report)
         let tools = await source.tools()
-        #expect(await source.problems.isEmpty)
+        #expect(problems.all.isEmpty)
         let names = tools.map(\.name)
         #expect(names.contains("time__get_current_time"))
         #expect(names.contains("time__convert_time"))
@@ -65,6 +67,7 @@ private struct Allow: ToolConsent {
 
         let unknown = await source.call(ToolCall(id: "c3", name: "time__nothing", arguments: .object([:])))
         #expect(unknown.isError)
+        #expect(unknown.failure == .notRunning)
 
         let started = ContinuousClock.now
         await source.close()
@@ -116,12 +119,20 @@ private struct Allow: ToolConsent {
     @Test("a command that does not exist: no tools, one problem naming it")
     func missingCommand() async {
         let entry = MCPServerEntry(name: "ghost", command: "chat-no-such-command-\(UUID().uuidString.prefix(8))")
-        let source = MCPToolSource([entry], clientVersion: "test") { _ in "/dev/null" }
+        let reported = ReportedProblems()
+        let source = MCPToolSource([entry], clientVersion: "test", logPath: { _ in nil }, report: reported.report)
         #expect(await source.tools().isEmpty)
-        let problems = await source.problems
+        let problems = reported.all
         #expect(problems.count == 1)
         #expect(problems.first?.server == "ghost")
-        #expect(problems.first?.message.contains("chat-no-such-command") == true)
+        #expect(problems.first?.step == .starting)
+        guard case .couldNotStart(let command, let reason)? = problems.first?.failure else {
+            Issue.record("\(problems)")
+            return
+        }
+        #expect(command == entry.command)
+        #expect(reason == "No such file or directory")
+        #expect(reported.lines.first?.hasPrefix(#"MCP server "ghost": could not start chat-no-such-command"#) == true)
     }
 
     @Test("a server that never answers initialize: a timeout, and it is ended within 3 s")
@@ -137,7 +148,7 @@ private struct Allow: ToolConsent {
             Issue.record("initialize answered")
             return
         }
-        #expect(failure.message.contains("no answer within"))
+        #expect(failure == .noAnswer(seconds: 0.5))
         // A process group of its own: the terminal's Ctrl-C does not reach it.
         #expect(getpgid(connection.pid) == connection.pid)
         let clock = ContinuousClock.now
@@ -161,7 +172,7 @@ private struct Allow: ToolConsent {
             Issue.record("answered")
             return
         }
-        #expect(failure.message.contains("ended"))
+        #expect(failure == .ended)
         await connection.close()
     }
 
@@ -177,7 +188,7 @@ private struct Allow: ToolConsent {
         task.cancel()
         let result = await task.value
         #expect(ContinuousClock.now - clock < .seconds(2))
-        #expect(result == .failure(MCPFailure("the user cancelled this tool call")))
+        #expect(result == .failure(.cancelled))
         await connection.close()
         let text = (try? String(contentsOfFile: seen, encoding: .utf8)) ?? ""
         #expect(text.contains(#""method":"notifications/cancelled""#), "\(text)")

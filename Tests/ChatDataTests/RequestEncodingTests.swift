@@ -1,4 +1,5 @@
 import ChatDomain
+import Foundation
 import Testing
 
 @testable import ChatConfig
@@ -214,7 +215,10 @@ struct RequestEncodingTests {
     }
 }
 
-/// `value` as Foundation's encoder writes it (`JSON.encoder()`: slashes not escaped).
+/// `value` as Foundation's encoder writes it (keys sorted, slashes not escaped): what chat's writer
+/// must match, byte for byte.
 private func foundation<Value: Encodable>(_ value: Value) throws -> String {
-    String(decoding: try JSON.encoder().encode(value), as: UTF8.self)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
 }

@@ -55,5 +55,7 @@ import Testing
 
 /// `value` as Foundation's encoder writes it.
 private func foundation<Value: Encodable>(_ value: Value) throws -> String {
-    String(decoding: try JSON.encoder().encode(value), as: UTF8.self)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
 }

@@ -44,7 +44,7 @@ private final class HangingToolSource: ToolSource {
 
     func tools() async -> [ToolDefinition] { [StubToolSource.clock] }
 
-    func call(_ call: ToolCall) async -> ToolResult {
+    func call(_ call: ToolCall, tool: ToolDefinition) async -> ToolResult {
         called.withLock { $0 = true }
         try? await Task.sleep(for: .seconds(30))
         return ToolResult(callID: call.id, content: [.text("too late")], isError: true)

@@ -106,7 +106,10 @@ import Testing
             try await failure { try $0.set("tools", text: "tme", flag: "--tools") }
                 == "no MCP server named \"tme\" (from --tools); did you mean time? configured servers: git, time, web")
         #expect(
-            try await failure { $0.yesTools = ["gti.status"] }
+            try await failure {
+                $0.yesTools = ["gti.status"]
+                $0.yesToolsSource = .flag("--yes-tools")
+            }
                 == "no MCP server named \"gti\" (from --yes-tools); did you mean git? configured servers: git, time, web"
         )
         let fromFile = try await failure(
@@ -135,7 +138,7 @@ import Testing
             in: try JSONParser.parse(#"{"a": {"command": "x", "auto_approve": "yes"}, "b": {"auto_approve": false}}"#))
         #expect(approvals.approvals.isEmpty)
         #expect(
-            approvals.problems.map(\.message) == [
+            approvals.problems.map(ErrorWording.line(for:)) == [
                 "MCP server \"a\": auto_approve must be true or a list of its tool names; its tools will be asked about"
             ])
     }

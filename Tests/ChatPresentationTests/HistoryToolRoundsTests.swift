@@ -3,12 +3,6 @@ import Testing
 
 @testable import ChatPresentation
 
-/// A stand-in for the Data layer's JSON writer: enough for the arguments below.
-private let encode: JSONLines.Encode = { value in
-    guard case .object(let members) = value else { return nil }
-    return "{" + members.keys.sorted().map { "\"\($0)\":\"\(members[$0]?.string ?? "")\"" }.joined(separator: ",") + "}"
-}
-
 private func conversation(result: String, isError: Bool = false) -> Conversation {
     Conversation(
         settings: ChatSettings(model: "m"),
@@ -37,7 +31,7 @@ private func conversation(result: String, isError: Bool = false) -> Conversation
 @Suite("Tool rounds in --show and --export")
 struct HistoryToolRoundsTests {
     private func presenter(_ sink: CapturingSink) -> HistoryPresenter {
-        HistoryPresenter(output: sink, style: TerminalStyle(isTerminal: false, environment: [:]), encode: encode)
+        HistoryPresenter(output: sink, style: TerminalStyle(isTerminal: false, environment: [:]))
     }
 
     @Test func showNamesTheServerAndToolWithArgumentsAndResults() {

@@ -3,19 +3,6 @@ import ChatPresentation
 import ChatTestSupport
 import Testing
 
-/// A stand-in for the Data layer's JSON writer: the members sorted, `key=value`, one line.
-private let encode: JSONLines.Encode = { value in
-    guard let members = value.object else { return nil }
-    return members.keys.sorted().map { key -> String in
-        switch members[key] {
-        case .string(let text)?: "\(key)=\(text)"
-        case .number(let number)?: "\(key)=\(number)"
-        case .null?: "\(key)=null"
-        default: "\(key)=?"
-        }
-    }.joined(separator: " ")
-}
-
 /// A schema checker that finds every answer wrong at `$.x`.
 private struct RejectingChecker: SchemaChecker {
     func schema(_ text: String) throws(SchemaProblem) -> ResponseSchema { ResponseSchema(schema: .object([:])) }
@@ -36,7 +23,7 @@ private struct RejectingChecker: SchemaChecker {
                 useCase: GPTChatUseCase(repository: stub), notes: notes, notesStyle: .plain,
                 makeRenderer: {
                     JSONLinesAnswerRenderer(
-                        lines: JSONLines(output: output, encode: encode), notes: notes, notesStyle: .plain,
+                        lines: JSONLines(output), notes: notes, notesStyle: .plain,
                         model: "m", provider: "openai")
                 })
             presenter.schemaChecker = RejectingChecker()
@@ -60,10 +47,11 @@ private struct RejectingChecker: SchemaChecker {
         #expect(outcome == .answered)
         #expect(
             output.writes == [
-                "conversation=null model=m provider=openai type=start v=1.0\n", "text=one type=delta\n",
-                "text=hm type=reasoning\n",
-                "cached_tokens=null completion_tokens=1.0 prompt_tokens=2.0 total_tokens=3.0 type=usage\n",
-                "finish_reason=stop message_id=null type=done\n",
+                #"{"conversation":null,"model":"m","provider":"openai","type":"start","v":1}"# + "\n",
+                #"{"text":"one","type":"delta"}"# + "\n", #"{"text":"hm","type":"reasoning"}"# + "\n",
+                #"{"cached_tokens":null,"completion_tokens":1,"prompt_tokens":2,"total_tokens":3,"type":"usage"}"#
+                    + "\n",
+                #"{"finish_reason":"stop","message_id":null,"type":"done"}"# + "\n",
             ])
         #expect(notes.writes.isEmpty)
     }
@@ -76,7 +64,7 @@ private struct RejectingChecker: SchemaChecker {
         let (outcome, conversation) = await run(stub, output: output, notes: notes)
         #expect(outcome == .outputClosed)
         #expect(output.writes.count == 2)
-        #expect(output.refused == ["text=two type=delta\n"])
+        #expect(output.refused == [#"{"text":"two","type":"delta"}"# + "\n"])
         #expect(conversation.messages.last?.state == .interrupted)
         #expect(notes.writes.isEmpty)
     }
@@ -88,8 +76,11 @@ private struct RejectingChecker: SchemaChecker {
         let (outcome, _) = await run(stub, output: output, notes: notes, schema: true)
         #expect(outcome == .mismatched(SchemaMismatch(path: "$.x", problem: .missing("y"))))
         let line = "the answer does not match the schema at $.x: \"y\" is missing"
-        #expect(output.writes.last == "kind=schema_mismatch message=\(line) status=null type=error\n")
-        #expect(output.writes.dropLast().last?.hasSuffix("type=done\n") == true)
+        #expect(
+            output.writes.last
+                == #"{"kind":"schema_mismatch","message":"the answer does not match the schema at $.x: \"y\" is missing","#
+                + #""status":null,"type":"error"}"# + "\n")
+        #expect(output.writes.dropLast().last?.hasSuffix(#""type":"done"}"# + "\n") == true)
         #expect(notes.writes == ["chat: error: \(line)\n"])
     }
 

@@ -7,7 +7,8 @@ import Testing
 @Suite struct SettingsErrorWordingTests {
     private static let path = "/home/me/.config/chat/config.json"
     private static let kept = KeptKey(
-        owner: .profile("smart"), homeOrigin: "https://smart.example", requestOrigin: "http://localhost:8080")
+        owner: .profile("smart"), homeOrigin: "https://smart.example", requestOrigin: "http://localhost:8080",
+        keyVariable: "OPENAI_API_KEY")
 
     @Test(arguments: [
         (SettingsError.configFile(path: path, .missing), "config \(path): no such file (given with --config)"),
@@ -148,11 +149,14 @@ import Testing
         (
             .missingAPIKey(
                 MissingAPIKey(
-                    url: "https://api.openai.com/v1", keptKey: nil, localModelCommand: "chat-local-model start")),
+                    url: "https://api.openai.com/v1", keptKey: nil, localModelCommand: "chat-local-model start",
+                    keyVariable: "OPENAI_API_KEY")),
             "no API key for https://api.openai.com/v1: set OPENAI_API_KEY (or api_key_env, api_key_file or api_key_command in the config), or use a local server: chat-local-model start, then chat --profile local"
         ),
         (
-            .missingAPIKey(MissingAPIKey(url: "https://o.example/v1", keptKey: kept, localModelCommand: "x")),
+            .missingAPIKey(
+                MissingAPIKey(
+                    url: "https://o.example/v1", keptKey: kept, localModelCommand: "x", keyVariable: "OPENAI_API_KEY")),
             "no API key for https://o.example/v1: the API key of profile smart is only sent to https://smart.example, and --base-url goes to http://localhost:8080; set OPENAI_API_KEY for it, or give it a profile of its own with its key"
         ),
         (
@@ -185,7 +189,9 @@ import Testing
             ErrorWording.line(for: .keyStaysHome(Self.kept, carriesEnvironmentKey: true))
                 == "the API key of profile smart stays with https://smart.example; --base-url goes to http://localhost:8080, so the request carries OPENAI_API_KEY"
         )
-        let top = KeptKey(owner: .topLevel(path: Self.path), homeOrigin: "https://a", requestOrigin: "http://b")
+        let top = KeptKey(
+            owner: .topLevel(path: Self.path), homeOrigin: "https://a", requestOrigin: "http://b",
+            keyVariable: "OPENAI_API_KEY")
         #expect(
             ErrorWording.line(for: .keyStaysHome(top, carriesEnvironmentKey: false))
                 == "the top-level API key of \(Self.path) stays with https://a; --base-url goes to http://b, so the request carries no key"

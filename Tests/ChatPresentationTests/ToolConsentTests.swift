@@ -33,38 +33,15 @@ private final class ScriptedTerminal: ToolConsentTerminal, Sendable {
     }
 }
 
-private let naming = ToolNaming(
-    route: { name in
-        guard let range = name.range(of: "__") else { return nil }
-        return (String(name[..<range.lowerBound]), String(name[range.upperBound...]))
-    },
-    isApproved: { $0 == "time__get_current_time" })
-
 private let plain = TerminalStyle(isTerminal: false, environment: [:])
 
-/// Indented JSON as the Data layer writes it, enough for these tests: one member a line.
-private func format(_ value: JSONValue) -> String? {
-    guard case .object(let members) = value else { return nil }
-    let lines = members.keys.sorted().map { key -> String in
-        guard case .string(let text)? = members[key] else { return "  \"\(key)\" : ?" }
-        return "  \"\(key)\" : \"\(text)\""
-    }
-    return "{\n" + lines.joined(separator: ",\n") + "\n}"
-}
-
-/// `{"timezone": "X"}` from `timezone=X`; nil for anything else.
-private func parse(_ text: String) -> JSONValue? {
-    guard text.hasPrefix("timezone=") else { return nil }
-    return .object(["timezone": .string(String(text.dropFirst("timezone=".count)))])
-}
-
 private func consent(_ terminal: ScriptedTerminal?, notes: CapturingSink = CapturingSink()) -> TerminalToolConsent {
-    TerminalToolConsent(
-        terminal: terminal, naming: naming, notes: notes, notesStyle: plain, questionStyle: plain,
-        format: format, parse: parse)
+    TerminalToolConsent(terminal: terminal, notes: notes, notesStyle: plain, questionStyle: plain)
 }
 
-private let tool = ToolDefinition(name: "time__convert_time", description: "", parameters: .object([:]))
+private let tool = ToolDefinition(
+    name: "time__convert_time", description: "", parameters: .object([:]),
+    origin: ToolOrigin(server: "time", tool: "convert_time"))
 
 private func call(_ zone: String = "UTC", name: String = "time__convert_time") -> ToolCall {
     ToolCall(id: "c1", name: name, arguments: .object(["timezone": .string(zone)]))
@@ -90,7 +67,7 @@ private func call(_ zone: String = "UTC", name: String = "time__convert_time") -
     }
 
     @Test func eEditsTheArgumentsAndWhatIsNotAnObjectIsAskedAgain() async {
-        let terminal = ScriptedTerminal(keys: ["e", "e", "y"], edits: ["nonsense", "timezone=Asia/Tokyo"])
+        let terminal = ScriptedTerminal(keys: ["e", "e", "y"], edits: ["nonsense", #"{"timezone": "Asia/Tokyo"}"#])
         let decision = await consent(terminal).decide(call(), tool: tool)
         #expect(decision == .runEdited(.object(["timezone": .string("Asia/Tokyo")])))
         #expect(terminal.shown.contains("edit: nonsense"), "the invalid text is edited again")
@@ -109,7 +86,9 @@ private func call(_ zone: String = "UTC", name: String = "time__convert_time") -
 
     @Test func approvedToolsAreNotAskedAbout() async {
         let terminal = ScriptedTerminal(keys: [])
-        #expect(await consent(terminal).decide(call(name: "time__get_current_time"), tool: tool) == .run)
+        var approved = tool
+        approved.isPreApproved = true
+        #expect(await consent(terminal).decide(call(name: "time__get_current_time"), tool: approved) == .run)
         #expect(terminal.shown.isEmpty)
     }
 
@@ -136,14 +115,19 @@ private func call(_ zone: String = "UTC", name: String = "time__convert_time") -
     @Test func theToolsOfAServerSwitchedOffAreNotOffered() async {
         struct Source: ToolSource {
             func tools() async -> [ToolDefinition] {
-                ["time__now", "git__status"].map { ToolDefinition(name: $0, description: "", parameters: .object([:])) }
+                [("time", "now"), ("git", "status")].map {
+                    ToolDefinition(
+                        name: $0 + "__" + $1, description: "", parameters: .object([:]),
+                        origin: ToolOrigin(server: $0, tool: $1))
+                }
             }
-            func call(_ call: ToolCall) async -> ToolResult { ToolResult(callID: call.id, content: [], isError: false) }
+            func call(_ call: ToolCall, tool: ToolDefinition) async -> ToolResult {
+                ToolResult(callID: call.id, content: [], isError: false)
+            }
         }
         let toolSwitch = ToolSwitch(servers: ["time", "git"])
         let reporter = ToolCallReporter(
-            Source(), naming: naming, notes: CapturingSink(), style: plain, live: false, lines: nil,
-            toolSwitch: toolSwitch, format: { _ in "{}" })
+            Source(), notes: CapturingSink(), style: plain, live: false, lines: nil, toolSwitch: toolSwitch)
         #expect(await reporter.tools().map(\.name) == ["time__now", "git__status"])
         _ = toolSwitch.toggle("time")
         #expect(await reporter.tools().map(\.name) == ["git__status"])
@@ -154,16 +138,17 @@ private func call(_ zone: String = "UTC", name: String = "time__convert_time") -
     @Test func theToolLineIsMadeSafe() async {
         struct Source: ToolSource {
             func tools() async -> [ToolDefinition] { [] }
-            func call(_ call: ToolCall) async -> ToolResult {
+            func call(_ call: ToolCall, tool: ToolDefinition) async -> ToolResult {
                 ToolResult(callID: call.id, content: [.text("bad \u{1B}]52;c;aGk=\u{07}\u{1B}[2J news")], isError: true)
             }
         }
         let notes = CapturingSink()
-        let reporter = ToolCallReporter(
-            Source(), naming: naming, notes: notes, style: plain, live: false, lines: nil, format: { _ in "{}" })
-        let result = await reporter.call(call())
+        let reporter = ToolCallReporter(Source(), notes: notes, style: plain, live: false, lines: nil)
+        let result = await reporter.call(call(), tool: tool)
         #expect(result.isError)
-        #expect(notes.text.hasPrefix("⚙ time.convert_time {} · 0.0 s · error: bad news · "), "\(notes.text)")
+        #expect(
+            notes.text.hasPrefix(#"⚙ time.convert_time {"timezone":"UTC"} · 0.0 s · error: bad news · "#),
+            "\(notes.text)")
         #expect(!notes.text.contains("\u{1B}"))
         #expect(notes.writes.count == 1)
     }

@@ -6,7 +6,8 @@ import Synchronization
 public final class StubToolSource: ToolSource {
     /// The one tool it offers.
     public static let clock = ToolDefinition(
-        name: "time__now", description: "The time", parameters: .object(["type": .string("object")]))
+        name: "time__now", description: "The time", parameters: .object(["type": .string("object")]),
+        origin: ToolOrigin(server: "time", tool: "now"))
 
     private let calls = Mutex<[ToolCall]>([])
     public let failing: Bool
@@ -18,7 +19,7 @@ public final class StubToolSource: ToolSource {
 
     public func tools() async -> [ToolDefinition] { [Self.clock] }
 
-    public func call(_ call: ToolCall) async -> ToolResult {
+    public func call(_ call: ToolCall, tool: ToolDefinition) async -> ToolResult {
         calls.withLock { $0.append(call) }
         if failing { return ToolResult(callID: call.id, content: [.text("timed out after 60 s")], isError: true) }
         return ToolResult(callID: call.id, content: [.text("12:00")])

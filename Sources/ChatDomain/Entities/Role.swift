@@ -1,5 +1,5 @@
 /// Who wrote a message.
-public enum Role: String, Sendable, Equatable, Codable {
+public enum Role: String, Sendable, Equatable {
     case system
     case user
     case assistant

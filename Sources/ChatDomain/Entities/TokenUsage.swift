@@ -1,5 +1,5 @@
 /// Token counts the server reports for one request.
-public struct TokenUsage: Sendable, Equatable, Codable {
+public struct TokenUsage: Sendable, Equatable {
     /// Tokens in the request (the conversation sent), those read from or written to a prompt
     /// cache included.
     public var promptTokens: Int

@@ -6,12 +6,21 @@ public struct ToolResult: Sendable, Equatable {
     public var content: [MessagePart]
     /// The tool failed, or was not run: the model is told so.
     public var isError: Bool
+    /// Why its server gave no result, when that is why the call failed (the content then says
+    /// so to the model, in words presentation gives it).
+    public var failure: ToolServerFailure?
 
     /// Creates a tool result.
     public init(callID: String, content: [MessagePart], isError: Bool = false) {
         self.callID = callID
         self.content = content
         self.isError = isError
+    }
+
+    /// The result of a call whose server gave none, because of `failure`.
+    public init(callID: String, failure: ToolServerFailure) {
+        self.init(callID: callID, content: [], isError: true)
+        self.failure = failure
     }
 }
 
@@ -53,6 +62,8 @@ extension ToolResult {
             kept.append(.text(piece))
         }
         kept.append(.text("[the result was cut here: \(total - limit) of its \(total) bytes were left out]"))
-        return ToolResult(callID: callID, content: kept, isError: isError)
+        var cut = self
+        cut.content = kept
+        return cut
     }
 }

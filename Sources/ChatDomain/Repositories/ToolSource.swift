@@ -2,11 +2,11 @@
 /// and running one.
 public protocol ToolSource: Sendable {
     /// The tools offered, each under a name unique among them. A source that cannot be reached
-    /// offers none of its tools (and says so its own way); the chat goes on.
+    /// offers none of its tools (and says so through its `ToolProblemReporter`); the chat goes on.
     func tools() async -> [ToolDefinition]
 
-    /// Runs the tool `call` names with its arguments and returns what it gave. A tool that fails,
-    /// times out or is cancelled (the calling task) gives an error result (`isError`) saying so:
-    /// every call has a result.
-    func call(_ call: ToolCall) async -> ToolResult
+    /// Runs `tool` (one `tools()` offered) with the arguments of `call`, and returns what it gave.
+    /// A tool that fails, times out or is cancelled (the calling task) gives an error result
+    /// (`isError`): every call has a result.
+    func call(_ call: ToolCall, tool: ToolDefinition) async -> ToolResult
 }

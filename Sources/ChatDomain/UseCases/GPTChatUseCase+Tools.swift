@@ -71,7 +71,7 @@ extension GPTChatUseCase {
         case .run:
             break
         }
-        var result = await loop.source.call(call).cut(toBytes: loop.maxResultBytes)
+        var result = await loop.source.call(call, tool: tool).cut(toBytes: loop.maxResultBytes)
         result.callID = call.id
         // Ctrl-C while it ran: the call was cancelled (the server told so), and the model is told
         // the person cancelled it, whatever the source made of it.

@@ -3,15 +3,15 @@ import ChatDomain
 /// Maps a failed transfer (`DataError` from the transport) to the `ChatError` that says what
 /// went wrong, as facts (refused, host not found, TLS, proxy, other, and libcurl's message), and
 /// says whether sending again may help.
-struct TransportErrorMapper {
+package struct TransportErrorMapper {
     /// The proxy requests go through, as `URL (from SOURCE)`; nil when none.
-    var proxyInUse: String?
+    package var proxyInUse: String?
     /// The CA file that verifies the server, as `FILE (from SOURCE)`; nil for the system's.
-    var trustStore: String? = nil
+    package var trustStore: String? = nil
 
     /// `error` as a `ChatError`; `midStream` when an answer had begun; `contentEncoding` is the
     /// response's Content-Encoding, if a head came.
-    func error(for error: any Error, midStream: Bool, contentEncoding: String? = nil) -> ChatError {
+    package func error(for error: any Error, midStream: Bool, contentEncoding: String? = nil) -> ChatError {
         if let error = error as? ChatError { return error }
         if error is CancellationError { return .cancelled }
         guard let error = error as? DataError else { return .connection(.other, message: String(describing: error)) }
@@ -62,5 +62,10 @@ struct TransportErrorMapper {
         case 35: return .tls
         default: return .other
         }
+    }
+
+    package init(proxyInUse: String? = nil, trustStore: String? = nil) {
+        self.proxyInUse = proxyInUse
+        self.trustStore = trustStore
     }
 }

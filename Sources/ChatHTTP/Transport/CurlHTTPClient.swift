@@ -234,7 +234,7 @@ public final class CurlHTTPClient: HTTPClient, Sendable {
         _ = ccurl_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1)
         _ = ccurl_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, Int(request.idleTimeout.rounded(.up)) + 30)
         _ = ccurl_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1)
-        _ = ccurl_setopt_string(easy, CURLOPT_USERAGENT, "chat/\(ChatDataVersion.string)")
+        _ = ccurl_setopt_string(easy, CURLOPT_USERAGENT, "chat/\(ChatVersion.string)")
         _ = ccurl_setopt_slist(easy, CURLOPT_HTTPHEADER, headers)
         if let proxy = request.proxy {
             _ = ccurl_setopt_string(easy, CURLOPT_PROXY, proxy)

@@ -11,14 +11,11 @@ import ChatDomain
 public struct HistoryPresenter {
     private let output: any OutputSink
     private let style: TerminalStyle
-    private let encode: JSONLines.Encode?
 
-    /// Writes to `output` in `style`; `encode` writes a tool call's arguments as JSON (the Data
-    /// layer's writer; without it they are not shown).
-    public init(output: any OutputSink, style: TerminalStyle, encode: JSONLines.Encode? = nil) {
+    /// Writes to `output` in `style`.
+    public init(output: any OutputSink, style: TerminalStyle) {
         self.output = output
         self.style = style
-        self.encode = encode
     }
 
     /// The most characters of a tool's result (or a call's arguments) `show` writes.
@@ -57,7 +54,7 @@ public struct HistoryPresenter {
         if let system = conversation.systemPrompt, !system.isEmpty {
             text += style.dim("system: ") + system + "\n\n"
         }
-        let tools = ToolRoundText(encode: encode, limit: Self.shownToolTextLimit)
+        let tools = ToolRoundText(limit: Self.shownToolTextLimit)
         let names = ToolRoundText.names(in: conversation.messages)
         for message in conversation.messages {
             guard message.role != .tool else {
@@ -101,7 +98,7 @@ public struct HistoryPresenter {
         if let system = conversation.systemPrompt, !system.isEmpty {
             text += "## System\n\n\(system)\n\n"
         }
-        let tools = ToolRoundText(encode: encode, limit: nil)
+        let tools = ToolRoundText(limit: nil)
         let names = ToolRoundText.names(in: conversation.messages)
         for message in conversation.messages {
             guard message.role != .tool else {

@@ -1,13 +1,11 @@
 import ChatDomain
+import ChatJSON
 
 /// How stored tool rounds read in `--show` and `--export`: each call's server and tool (from
 /// its `server__tool` name), its arguments and its result's text, all made safe (a tool's text
 /// is data: no control character of it reaches the terminal). `--show` cuts long arguments and
 /// results; `--export` keeps them whole.
 struct ToolRoundText {
-    /// Writes a JSON value as compact text (the Data layer's writer, handed in); nil: the
-    /// arguments are not shown.
-    let encode: JSONLines.Encode?
     /// The most characters of a result (and of arguments) shown; nil: all of them.
     let limit: Int?
 
@@ -40,7 +38,7 @@ struct ToolRoundText {
         if case .string(let raw) = call.arguments {
             text = raw
         } else {
-            text = encode?(call.arguments) ?? "(not shown)"
+            text = call.arguments.jsonText ?? "(not shown)"
         }
         return cut(ServerText.line(text, limit: Int.max))
     }

@@ -1,4 +1,5 @@
 import ChatDomain
+import ChatJSON
 
 /// `ToolConsent` for a person: a call of a tool that is not approved ahead (`auto_approve`,
 /// `--yes-tools`, or `a` earlier in the run) is shown on the terminal — the server, the tool and
@@ -8,42 +9,40 @@ import ChatDomain
 /// declined, and stderr says once for each tool how to allow it.
 public actor TerminalToolConsent: ToolConsent {
     private let terminal: (any ToolConsentTerminal)?
-    private let naming: ToolNaming
     private let notes: any OutputSink
     private let notesStyle: TerminalStyle
     private let questionStyle: TerminalStyle
-    /// The arguments as indented JSON, and JSON text read back (from the Data layer's JSON code).
-    private let format: @Sendable (JSONValue) -> String?
-    private let parse: @Sendable (String) -> JSONValue?
     /// Tools the person said `a` to.
     private var always: Set<String> = []
     /// Tools declined for want of a terminal, said once each.
     private var said: Set<String> = []
 
     public init(
-        terminal: (any ToolConsentTerminal)?, naming: ToolNaming, notes: any OutputSink, notesStyle: TerminalStyle,
-        questionStyle: TerminalStyle, format: @escaping @Sendable (JSONValue) -> String?,
-        parse: @escaping @Sendable (String) -> JSONValue?
+        terminal: (any ToolConsentTerminal)?, notes: any OutputSink, notesStyle: TerminalStyle,
+        questionStyle: TerminalStyle
     ) {
         self.terminal = terminal
-        self.naming = naming
         self.notes = notes
         self.notesStyle = notesStyle
         self.questionStyle = questionStyle
-        self.format = format
-        self.parse = parse
     }
 
-    public func decide(_ call: ToolCall, tool: ToolDefinition) async -> ToolConsentDecision {
-        if naming.isApproved(call.name) || always.contains(call.name) { return .run }
-        guard let terminal else { return declineUnasked(call) }
+    /// The arguments as the person reads and edits them: indented JSON (`{}` when empty).
+    private static func format(_ arguments: JSONValue) -> String? {
+        arguments.object?.isEmpty == true ? "{}" : arguments.prettyJSONText
+    }
+
+    public func decide(_ call: ToolCall, tool definition: ToolDefinition) async -> ToolConsentDecision {
+        if definition.isPreApproved || always.contains(call.name) { return .run }
+        guard let terminal else { return declineUnasked(call, definition) }
         var arguments = call.arguments
         var draft: String?
         while true {
-            let (server, tool) = naming.route(call.name) ?? ("?", call.name)
+            let (server, tool) = (definition.origin?.server ?? "?", definition.origin?.tool ?? call.name)
             let question =
                 "\n" + questionStyle.bold("Tool call: " + ServerText.line(tool, limit: 60))
-                + " on MCP server " + ServerText.line(server, limit: 40) + "\n" + Self.safe(format(arguments) ?? "{}")
+                + " on MCP server " + ServerText.line(server, limit: 40) + "\n"
+                + Self.safe(Self.format(arguments) ?? "{}")
                 + "\nRun it? [y]es / [n]o / [a]lways this tool for this run / [e]dit the arguments "
             switch await terminal.key(question, among: "ynae") {
             case "y":
@@ -52,8 +51,8 @@ public actor TerminalToolConsent: ToolConsent {
                 always.insert(call.name)
                 return arguments == call.arguments ? .run : .runEdited(arguments)
             case "e":
-                guard let edited = await terminal.edit(draft ?? format(arguments) ?? "{}") else { continue }
-                if let value = parse(edited), case .object = value {
+                guard let edited = await terminal.edit(draft ?? Self.format(arguments) ?? "{}") else { continue }
+                if let value = JSONValue(jsonText: edited), case .object = value {
                     arguments = value
                     draft = nil
                 } else {
@@ -82,13 +81,12 @@ public actor TerminalToolConsent: ToolConsent {
     }
 
     /// A call not approved ahead, with no terminal to ask on: declined, said once for the tool.
-    private func declineUnasked(_ call: ToolCall) -> ToolConsentDecision {
+    private func declineUnasked(_ call: ToolCall, _ tool: ToolDefinition) -> ToolConsentDecision {
         if said.insert(call.name).inserted {
-            let (server, tool) = naming.route(call.name) ?? (call.name, "")
-            let allow = tool.isEmpty ? server : "\(server).\(tool)"
+            let allow = tool.origin.map { "\($0.server).\($0.tool)" } ?? call.name
             notes.write(
                 notesStyle.warning(
-                    "chat: warning: declined \(naming.shown(call.name)): no terminal to ask on; allow it with "
+                    "chat: warning: declined \(ToolCallReporter.shown(tool)): no terminal to ask on; allow it with "
                         + "auto_approve in its mcp_servers entry, or --yes-tools \(ServerText.line(allow, limit: 80))")
                     + "\n")
         }

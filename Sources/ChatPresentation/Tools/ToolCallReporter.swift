@@ -1,53 +1,54 @@
 import ChatDomain
+import ChatJSON
 
 /// A `ToolSource` that shows each call of the one it wraps: one line on the notes stream (dimmed
 /// on a terminal, where it stands while the call runs and is replaced when it ends) naming the
 /// server, the tool and its arguments in short, then how long it took, ok or error, and the
 /// result's size; with `--json`, a `tool_call` and a `tool_result` event on the lines too. All
-/// a tool or server chose is made safe.
+/// a tool or server chose is made safe. A call its server gave no result for is told to the
+/// model in `ErrorWording`'s words.
 public struct ToolCallReporter: ToolSource {
     private let source: any ToolSource
-    private let naming: ToolNaming
     private let notes: any OutputSink
     private let style: TerminalStyle
     private let live: Bool
     private let lines: JSONLines?
-    private let format: @Sendable (JSONValue) -> String?
     private let toolSwitch: ToolSwitch?
 
     /// Calls of `source`, shown on `notes` (`live`: it is a terminal); `lines` gets the events
-    /// (`--json`); `format` writes the arguments as one line of JSON. Only the tools of the
-    /// servers `toolSwitch` has on are offered.
+    /// (`--json`). Only the tools of the servers `toolSwitch` has on are offered.
     public init(
-        _ source: any ToolSource, naming: ToolNaming, notes: any OutputSink, style: TerminalStyle, live: Bool,
-        lines: JSONLines?, toolSwitch: ToolSwitch? = nil, format: @escaping @Sendable (JSONValue) -> String?
+        _ source: any ToolSource, notes: any OutputSink, style: TerminalStyle, live: Bool, lines: JSONLines?,
+        toolSwitch: ToolSwitch? = nil
     ) {
         self.toolSwitch = toolSwitch
         self.source = source
-        self.naming = naming
         self.notes = notes
         self.style = style
         self.live = live
         self.lines = lines
-        self.format = format
     }
 
     public func tools() async -> [ToolDefinition] {
         let tools = await source.tools()
         guard let toolSwitch else { return tools }
-        return tools.filter { tool in naming.route(tool.name).map { toolSwitch.isOn($0.server) } ?? true }
+        return tools.filter { tool in tool.origin.map { toolSwitch.isOn($0.server) } ?? true }
     }
 
-    public func call(_ call: ToolCall) async -> ToolResult {
-        let (server, tool) = naming.route(call.name) ?? ("", call.name)
-        let line = "⚙ " + naming.shown(call.name) + " " + ServerText.line(format(call.arguments) ?? "", limit: 60)
+    public func call(_ call: ToolCall, tool definition: ToolDefinition) async -> ToolResult {
+        let (server, tool) = (definition.origin?.server ?? "", definition.origin?.tool ?? call.name)
+        let line =
+            "⚙ " + Self.shown(definition) + " " + ServerText.line(call.arguments.jsonText ?? "", limit: 60)
         if live { notes.write(style.dim(line + " …")) }
         lines?.write([
             "type": .string("tool_call"), "id": .string(call.id), "server": .string(server), "tool": .string(tool),
             "arguments": call.arguments,
         ])
         let started = ContinuousClock.now
-        let result = await source.call(call)
+        var result = await source.call(call, tool: definition)
+        if let failure = result.failure, result.content.isEmpty {
+            result.content = [.text(ErrorWording.text(for: failure))]
+        }
         let elapsed = ContinuousClock.now - started
         let bytes = result.text.utf8.count
         let outcome: String
@@ -66,6 +67,12 @@ public struct ToolCallReporter: ToolSource {
             "bytes": .number(Double(bytes)), "duration_ms": .number(Double(milliseconds)),
         ])
         return result
+    }
+
+    /// `server.tool`, made safe; the offered name for a tool of no server.
+    public static func shown(_ tool: ToolDefinition) -> String {
+        guard let origin = tool.origin else { return ServerText.line(tool.name, limit: 80) }
+        return ServerText.line(origin.server, limit: 40) + "." + ServerText.line(origin.tool, limit: 60)
     }
 
     /// `0.3 s`, `12 s`.

@@ -186,7 +186,7 @@ public enum ErrorWording {
         }
     }
 
-    private static func connectionLine(_ failure: ConnectionFailure, _ message: String) -> String {
+    static func connectionLine(_ failure: ConnectionFailure, _ message: String) -> String {
         switch failure {
         case .proxy(let proxy):
             return "through the proxy \(proxy): \(message) (check the proxy, or unset it)"
@@ -228,7 +228,7 @@ public enum ErrorWording {
             + "sent to it as text"
     }
 
-    private static func seconds(_ value: Double) -> String {
+    static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 }

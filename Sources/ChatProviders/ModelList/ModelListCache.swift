@@ -2,12 +2,6 @@ import ChatDomain
 import ChatJSON
 import ChatSystem
 
-#if canImport(FoundationEssentials)
-    import FoundationEssentials
-#else
-    import Foundation
-#endif
-
 /// The local source of the model list: the lists fetched lately, by server, in `models.json` in
 /// the data directory (0600, written atomically). A file that cannot be read counts as empty.
 struct ModelListCache: Sendable {
@@ -28,16 +22,16 @@ struct ModelListCache: Sendable {
 
     /// Keeps `models` as `server`'s list, fetched at `time`; the other servers' lists stay.
     func write(_ models: [ModelInfo], server: String, at time: Double) {
-        var file = file() ?? ModelListFileDTO(version: 1, servers: [:])
+        var file = file() ?? ModelListFileDTO()
         file.servers[server] = ModelListFileDTO.EntryDTO(
             fetched_at: time, models: models.map { ModelListFileDTO.ModelDTO(id: $0.id, owned_by: $0.ownedBy) })
-        guard directory.prepare(), let data = try? JSON.encoder().encode(file) else { return }
-        try? FileSystem.writeAtomically(Array(data), to: path, mode: 0o600)
+        guard directory.prepare(), let bytes = file.jsonBytes(capacity: 4096) else { return }
+        try? FileSystem.writeAtomically(bytes, to: path, mode: 0o600)
     }
 
     private func file() -> ModelListFileDTO? {
         guard let bytes = try? FileSystem.read(path),
-            let file = try? JSON.decoder().decode(ModelListFileDTO.self, from: Data(bytes)), file.version == 1
+            let file = ModelListFileDTO(jsonBytes: bytes), file.version == 1
         else { return nil }
         return file
     }

@@ -19,7 +19,7 @@ private final class StubToolSource: ToolSource {
 
     func tools() async -> [ToolDefinition] { [clock] }
 
-    func call(_ call: ToolCall) async -> ToolResult {
+    func call(_ call: ToolCall, tool: ToolDefinition) async -> ToolResult {
         calls.withLock { $0.append(call) }
         return ToolResult(callID: call.id, content: [.text("12:00")])
     }

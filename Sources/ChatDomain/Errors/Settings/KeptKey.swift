@@ -15,12 +15,12 @@ public struct KeptKey: Sendable, Equatable {
     public var homeOrigin: String
     /// The origin the request goes to.
     public var requestOrigin: String
-    /// The environment variable whose key the request may carry instead (`OPENAI_API_KEY`, or
-    /// `ANTHROPIC_API_KEY` for the Anthropic provider).
+    /// The environment variable whose key the request may carry instead (the provider's: the
+    /// Data layer names it).
     public var keyVariable: String
 
     /// The facts.
-    public init(owner: Owner, homeOrigin: String, requestOrigin: String, keyVariable: String = "OPENAI_API_KEY") {
+    public init(owner: Owner, homeOrigin: String, requestOrigin: String, keyVariable: String) {
         self.owner = owner
         self.homeOrigin = homeOrigin
         self.requestOrigin = requestOrigin

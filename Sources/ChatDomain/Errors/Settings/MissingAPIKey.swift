@@ -6,12 +6,12 @@ public struct MissingAPIKey: Sendable, Equatable {
     public var keptKey: KeptKey?
     /// The command that starts a local model, which needs no key.
     public var localModelCommand: String
-    /// The environment variable whose key the request would carry (`OPENAI_API_KEY`, or
-    /// `ANTHROPIC_API_KEY` for the Anthropic provider).
+    /// The environment variable whose key the request would carry (the provider's: the Data
+    /// layer names it).
     public var keyVariable: String
 
     /// The facts.
-    public init(url: String, keptKey: KeptKey?, localModelCommand: String, keyVariable: String = "OPENAI_API_KEY") {
+    public init(url: String, keptKey: KeptKey?, localModelCommand: String, keyVariable: String) {
         self.url = url
         self.keptKey = keptKey
         self.localModelCommand = localModelCommand

@@ -1,5 +1,5 @@
 /// The version of chat, as sent in the User-Agent and shown by `--version`.
-public enum ChatDataVersion {
+public enum ChatVersion {
     /// Semantic version string.
     public static let string = "0.1.0"
 }
