@@ -89,7 +89,8 @@ let releaseLinkerFlags =
 //   ChatHistory       the SQLite history                       → ChatDomain, ChatJSON, ChatSystem, ChatCatalogue, CSQLite
 //   ChatAttachments   files and images attached to a message   → ChatDomain, ChatSystem
 //   ChatConfig        every setting decided                    → ChatDomain, ChatJSON, ChatSystem, ChatCatalogue, ChatHTTP, ChatMCP
-//   ChatPresentation  REPL, renderers, wording                 → ChatDomain, ChatJSON
+//   ChatRendering     Markdown and code drawn for a terminal   → ChatDomain
+//   ChatPresentation  REPL, renderers, wording                 → ChatDomain, ChatJSON, ChatRendering
 //   chat              the composition root: sees everything
 // The C modules are imported `internal`, so no C type leaks out of the target that wraps it.
 let package = Package(
@@ -136,12 +137,13 @@ let package = Package(
         .target(
             name: "ChatConfig",
             dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatMCP"]),
-        .target(name: "ChatPresentation", dependencies: ["ChatDomain", "ChatJSON"]),
+        .target(name: "ChatRendering", dependencies: ["ChatDomain"]),
+        .target(name: "ChatPresentation", dependencies: ["ChatDomain", "ChatJSON", "ChatRendering"]),
         .executableTarget(
             name: "chat",
             dependencies: [
                 "ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP", "ChatProviders", "ChatMCP", "ChatHistory",
-                "ChatAttachments", "ChatConfig", "ChatPresentation", "CTerminal",
+                "ChatAttachments", "ChatConfig", "ChatRendering", "ChatPresentation", "CTerminal",
             ],
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
         ),

@@ -33,6 +33,7 @@ package struct ProxyEnvironment {
         return false
     }
 
+    /// The proxy variables of `environment`.
     package init(environment: [String: String]) {
         self.environment = environment
     }

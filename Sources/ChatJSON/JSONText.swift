@@ -10,6 +10,7 @@ package struct JSONText {
     private var depth = 0
     private var isFirst = true
 
+    /// An empty text with room for `capacity` bytes; indented when `pretty`.
     package init(capacity: Int = 256, pretty: Bool = false) {
         bytes.reserveCapacity(capacity)
         self.pretty = pretty

@@ -15,6 +15,7 @@ package final class ThreadCondition: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
+    /// A new mutex and condition; timed waits measure the monotonic clock.
     package init() {
         mutex = .allocate(capacity: 1)
         pthread_mutex_init(mutex, nil)

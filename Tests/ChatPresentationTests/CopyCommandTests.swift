@@ -3,6 +3,7 @@ import ChatTestSupport
 import Testing
 
 @testable import ChatPresentation
+@testable import ChatRendering
 
 /// `/copy` and the terminal's clipboard: what is written to the terminal, no real clipboard.
 @Suite struct CopyCommandTests {

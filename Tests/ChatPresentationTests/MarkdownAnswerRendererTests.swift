@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import ChatPresentation
+@testable import ChatRendering
 
 /// The renderer as the REPL and one-shot use it: the stall timer, hyperlinks, the code lexer's
 /// languages, `--code`, control characters.

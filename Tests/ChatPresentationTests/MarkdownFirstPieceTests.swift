@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import ChatPresentation
+@testable import ChatRendering
 
 /// The rendered answer's first piece reaches the terminal as `--raw` would write it: in one
 /// write, before the next piece arrives, with nothing written ahead of it; and the warm-up that

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ChatPresentation
+@testable import ChatRendering
 
 /// The Markdown renderer's parts that decide something on their own, each tested directly:
 /// where a link ends, what a delimiter run does, what a line inside a code block is, and how

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ChatPresentation
+@testable import ChatRendering
 
 private let colourTheme = MarkdownTheme(escapes: true, colour: true, hyperlinks: true)
 

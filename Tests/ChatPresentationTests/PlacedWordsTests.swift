@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ChatPresentation
+@testable import ChatRendering
 
 /// Runs of words placed at once when they fit the row (`InlineRenderer`: spaces and whole ASCII
 /// words, CJK ideographs; `TableLayout`: a plain cell; `CodeFence`: a code line's tokens of one

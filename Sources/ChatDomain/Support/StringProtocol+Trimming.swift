@@ -3,4 +3,9 @@ extension StringProtocol {
     package func trimmingCharacters(where isTrimmed: (Character) -> Bool) -> String {
         String(drop(while: isTrimmed).reversed().drop(while: isTrimmed).reversed())
     }
+
+    /// The text without leading and trailing whitespace.
+    package func trimmingCharacters() -> String {
+        trimmingCharacters(where: \.isWhitespace)
+    }
 }

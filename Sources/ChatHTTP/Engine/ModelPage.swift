@@ -7,6 +7,7 @@ package struct ModelPage: Sendable, Equatable {
     /// What names the next page (`ChatProvider.modelsRequest(after:)`); nil on the last page.
     package var nextCursor: String?
 
+    /// A page of `models`, and what names the next one.
     package init(models: [ModelInfo], nextCursor: String? = nil) {
         self.models = models
         self.nextCursor = nextCursor

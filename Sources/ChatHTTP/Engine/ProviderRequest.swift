@@ -16,6 +16,7 @@ package struct ProviderRequest: Sendable {
     /// engine says so (`ChatEvent.sentAsText`) before the answer.
     package var sentAsText = false
 
+    /// A request as given.
     package init(
         method: String, path: String, accept: String, body: [UInt8]? = nil,
         headers: [(name: String, value: String)] = [], acceptCompression: Bool = false, sentAsText: Bool = false

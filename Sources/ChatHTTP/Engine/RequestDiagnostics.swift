@@ -46,6 +46,7 @@ package struct RequestDiagnostics {
         Int((MonotonicClock.nanoseconds() &- start) / 1_000_000)
     }
 
+    /// Diagnostics written to `log` (none when nil).
     package init(
         log: (@Sendable (String) -> Void)? = nil, proxyInUse: String? = nil, keyHeader: String,
         trustStore: String? = nil

@@ -18,6 +18,7 @@ package struct RequestRunner<Provider: ChatProvider>: GPTRepository {
     /// Where a reader prefers to run (see `AnswerReader`).
     let readingExecutor: ConsumerExecutor
 
+    /// The engine for `provider`'s API at `server`, through `client`.
     package init(
         server: ServerConfiguration, client: any HTTPClient, provider: Provider,
         readingExecutor: ConsumerExecutor = .shared

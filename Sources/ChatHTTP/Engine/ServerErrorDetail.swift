@@ -7,6 +7,7 @@ package struct ServerErrorDetail: Sendable, Equatable {
     /// The account is out of quota or credit (OpenAI's `insufficient_quota`): waiting will not help.
     package var quotaExceeded = false
 
+    /// What an error body said.
     package init(message: String, param: String? = nil, quotaExceeded: Bool = false) {
         self.message = message
         self.param = param

@@ -64,6 +64,7 @@ package struct TransportErrorMapper {
         }
     }
 
+    /// A mapper naming `proxyInUse` and `trustStore` in the failures they may explain.
     package init(proxyInUse: String? = nil, trustStore: String? = nil) {
         self.proxyInUse = proxyInUse
         self.trustStore = trustStore

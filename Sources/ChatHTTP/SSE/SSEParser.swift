@@ -43,6 +43,7 @@ package struct SSEParser {
     private var id: String?
     private var legacyError: String?
 
+    /// A parser at the start of a stream.
     package init() {}
 
     /// Feeds the next bytes as they arrived from the network; calls `emit` for each complete

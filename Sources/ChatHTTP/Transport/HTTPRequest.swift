@@ -35,6 +35,7 @@ package struct HTTPRequest: Sendable {
             .joined(separator: "\u{0}")
     }
 
+    /// A request as given.
     package init(
         method: String, url: String, headers: [(name: String, value: String)], body: [UInt8]? = nil,
         connectTimeout: Double, idleTimeout: Double, proxy: String? = nil, acceptCompression: Bool = false,

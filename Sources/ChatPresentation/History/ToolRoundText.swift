@@ -1,5 +1,6 @@
 import ChatDomain
 import ChatJSON
+import ChatRendering
 
 /// How stored tool rounds read in `--show` and `--export`: each call's server and tool (from
 /// its `server__tool` name), its arguments and its result's text, all made safe (a tool's text

@@ -1,4 +1,5 @@
 import ChatDomain
+import ChatRendering
 
 /// `--tools-list`: each server's tools with their descriptions, the servers named; or, for a
 /// program (`--json`), one JSON line a tool. What a server wrote is shown made safe.

@@ -1,4 +1,5 @@
 import ChatDomain
+import ChatRendering
 
 /// What an answer says beside its text, on the notes stream and only when that is a terminal (a
 /// script sees the final outcome): reasoning, dimmed, and retry notes. Every renderer shows them

@@ -1,4 +1,5 @@
 import ChatDomain
+import ChatRendering
 import Synchronization
 
 /// `AnswerRenderer` for `chat --code`: writes only the code of the answer's code blocks to the

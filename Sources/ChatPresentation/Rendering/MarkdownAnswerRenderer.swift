@@ -1,4 +1,5 @@
 import ChatDomain
+import ChatRendering
 import Dispatch
 import Synchronization
 

@@ -1,4 +1,5 @@
 import ChatDomain
+import ChatRendering
 
 /// `chat -x "…"`: asks for one command for the person's shell (the `shell` role sets what is
 /// asked), shows it, and on a terminal asks what to do: `y` runs it, `e` edits it first, `d` has

@@ -1,5 +1,6 @@
 import ChatDomain
 import ChatJSON
+import ChatRendering
 
 /// `ToolConsent` for a person: a call of a tool that is not approved ahead (`auto_approve`,
 /// `--yes-tools`, or `a` earlier in the run) is shown on the terminal — the server, the tool and

@@ -1,4 +1,5 @@
 @testable import ChatPresentation
+@testable import ChatRendering
 
 /// A small terminal for tests: what a screen of `width` columns shows after some output.
 /// It understands what the renderers write: text (cells counted as `CellWidth` counts them),

@@ -1,3 +1,5 @@
+import ChatRendering
+
 /// `/copy [N]`: the last answer, or its N-th code block, to the clipboard.
 struct CopyCommand: SlashCommand {
     let names = ["copy"]

@@ -2,15 +2,16 @@
 /// gets, and how a style is written. Uses the 16 basic colours, which every terminal has and
 /// every theme adapts. With `colour` off (NO_COLOR) attributes such as bold remain; with
 /// `escapes` off (not a terminal, or TERM=dumb) nothing but text is written.
-struct MarkdownTheme: Sendable {
+package struct MarkdownTheme: Sendable {
     /// Whether any escape sequence may be written.
-    var escapes: Bool
+    package var escapes: Bool
     /// Whether colours may be written (attributes may be, when `escapes` is on).
     var colour: Bool
     /// Whether links are written as OSC 8 hyperlinks (their URL is printed after them anyway).
     var hyperlinks: Bool
 
-    init(escapes: Bool, colour: Bool, hyperlinks: Bool) {
+    /// A theme that writes escape sequences (`escapes`), colours and hyperlinks as allowed.
+    package init(escapes: Bool, colour: Bool, hyperlinks: Bool) {
         self.escapes = escapes
         self.colour = colour && escapes
         self.hyperlinks = hyperlinks && escapes
@@ -80,7 +81,7 @@ struct MarkdownTheme: Sendable {
     }
 
     /// The reset sequence, or nothing.
-    var reset: [UInt8] { escapes ? Self.resetBytes : [] }
+    package var reset: [UInt8] { escapes ? Self.resetBytes : [] }
 
     private static let resetBytes = Array("\u{1B}[0m".utf8)
 
@@ -90,7 +91,7 @@ struct MarkdownTheme: Sendable {
     }
 
     /// Closes an OSC 8 hyperlink.
-    var closeLink: [UInt8] { Self.closeLinkBytes }
+    package var closeLink: [UInt8] { Self.closeLinkBytes }
 
     private static let closeLinkBytes = Array("\u{1B}]8;;\u{1B}\\".utf8)
 }

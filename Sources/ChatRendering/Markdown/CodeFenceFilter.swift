@@ -1,9 +1,9 @@
 /// Follows fenced code blocks through Markdown as it streams, a line at a time, by the fence
 /// rules `MarkdownStream` renders with (so `/copy 2` is the second block shown): says of each
 /// complete line whether it is code, a fence, or the rest.
-struct CodeFenceFilter {
+package struct CodeFenceFilter {
     /// One line of the answer, without its newline.
-    enum Line: Equatable {
+    package enum Line: Equatable {
         case prose(String)
         /// A fence opening a block, with the language its info string names ("" if none).
         case opening(language: String)
@@ -15,7 +15,7 @@ struct CodeFenceFilter {
     private var fence: (marker: UInt8, count: Int, indent: Int, quoteDepth: Int)?
 
     /// The lines `text` completes.
-    mutating func feed(_ text: String) -> [Line] {
+    package mutating func feed(_ text: String) -> [Line] {
         partial += text.utf8
         var lines: [Line] = []
         var start = 0
@@ -28,7 +28,7 @@ struct CodeFenceFilter {
     }
 
     /// The last line, if the text did not end with a newline.
-    mutating func finish() -> [Line] {
+    package mutating func finish() -> [Line] {
         defer { partial.removeAll() }
         return partial.isEmpty ? [] : [line(partial[...])]
     }
@@ -70,4 +70,7 @@ struct CodeFenceFilter {
         }
         return rest
     }
+
+    /// A filter at the start of an answer.
+    package init() {}
 }

@@ -3,7 +3,7 @@
 /// and does nothing), C1 controls as U+FFFD, carriage returns are dropped (CRLF becomes LF; a
 /// lone CR would draw over the line). Newline and tab pass: the renderer lays them out itself.
 /// Works scalar by scalar, so a piece boundary anywhere gives the same result.
-enum ControlSanitizer {
+package enum ControlSanitizer {
     /// Appends the UTF-8 bytes of `text`, made safe, to `bytes`.
     static func append(_ text: String, to bytes: inout [UInt8]) {
         var text = text
@@ -54,7 +54,7 @@ enum ControlSanitizer {
     }
 
     /// `text`, made safe, as a string (for the notes stream and prompts).
-    static func safe(_ text: String) -> String {
+    package static func safe(_ text: String) -> String {
         String(decoding: sanitized(text), as: UTF8.self)
     }
 

@@ -11,7 +11,7 @@
 /// (`ControlSanitizer`), so nothing in it reaches the terminal as a command. Lines are read by
 /// `LineStart`, their text by `InlineRenderer`; a code block is a `CodeFence`, a table a
 /// `PendingTable`, and the lists a line may belong to a `ListStack`.
-struct MarkdownStream {
+package struct MarkdownStream {
     private enum Phase { case lineStart, inline, code }
 
     private let theme: MarkdownTheme
@@ -32,7 +32,7 @@ struct MarkdownStream {
     /// Renders with `theme`; `width` gives the terminal's width, read once a piece (by the first
     /// row that needs it). `runsAtOnce` false: every word and code token placed one at a time (tests
     /// compare).
-    init(theme: MarkdownTheme, width: @escaping @Sendable () -> Int, runsAtOnce: Bool = true) {
+    package init(theme: MarkdownTheme, width: @escaping @Sendable () -> Int, runsAtOnce: Bool = true) {
         self.theme = theme
         writer = RowWriter(theme: theme, width: width)
         tableCells = RowWriter(theme: theme, width: { 80 })
@@ -43,7 +43,7 @@ struct MarkdownStream {
 
     /// Whether something that arrived is not on the screen yet, not even tentatively (a table
     /// being received is: its live row).
-    var holdsHidden: Bool { table == nil && (position < pending.count || !writer.showsAllHeld) }
+    package var holdsHidden: Bool { table == nil && (position < pending.count || !writer.showsAllHeld) }
 
     /// Renders `text`; returns the bytes to write.
     mutating func feed(_ text: String) -> [UInt8] {
@@ -52,7 +52,7 @@ struct MarkdownStream {
     }
 
     /// Renders `text`; what to write waits for `drainOutput`.
-    mutating func receive(_ text: String) {
+    package mutating func receive(_ text: String) {
         writer.readWidthAgain()
         writer.erasePreview()
         ControlSanitizer.append(text, to: &pending)
@@ -63,19 +63,19 @@ struct MarkdownStream {
     }
 
     /// Hands what to write to `body`, and forgets it.
-    mutating func drainOutput(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    package mutating func drainOutput(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         writer.drainOutput(body)
     }
 
     /// Shows what is held on the current row as a preview, for when nothing more has arrived for
     /// a while; the next piece replaces it. Returns the bytes to write.
-    mutating func showHeld() -> [UInt8] {
+    package mutating func showHeld() -> [UInt8] {
         showHeldAfterwards()
         return writer.takeOutput()
     }
 
     /// `showHeld`, its bytes left for `drainOutput`.
-    mutating func showHeldAfterwards() {
+    package mutating func showHeldAfterwards() {
         guard table == nil else { return }
         writer.readWidthAgain()
         let rest = pending[position...]
@@ -84,7 +84,7 @@ struct MarkdownStream {
     }
 
     /// The answer has ended: renders what is held, closes what is open and ends the last line.
-    mutating func finish() -> [UInt8] {
+    package mutating func finish() -> [UInt8] {
         writer.readWidthAgain()
         writer.erasePreview()
         process(final: true)

@@ -3,7 +3,7 @@
 /// rest. A ZWJ sequence counts as the sum of its parts, as most terminals draw it; where a
 /// terminal joins it, the estimate is too wide, which in text laid out a row at a time only
 /// leaves a row a little shorter. Tables: `CellWidthTable`, generated.
-enum CellWidth {
+package enum CellWidth {
     /// The cells one scalar takes on its own.
     static func of(_ scalar: UInt32) -> Int {
         if scalar < 0x300 { return 1 }
@@ -45,7 +45,7 @@ enum CellWidth {
     }
 
     /// The cells of a string.
-    static func of(_ text: String) -> Int {
+    package static func of(_ text: String) -> Int {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
         var counter = WidthCounter()
         var cells = 0

@@ -1,11 +1,11 @@
 /// OSC 8 hyperlinks: whether a terminal is known to show them (support cannot be queried; these
 /// are the environment variables terminals that do are known to set, as in zkat's
 /// supports-hyperlinks), and which URLs may be put in one.
-enum Hyperlink {
+package enum Hyperlink {
     /// Whether the environment names a terminal known to support OSC 8. `FORCE_HYPERLINK=1`
     /// turns them on and `FORCE_HYPERLINK=0` off; inside tmux or screen they are off (tmux passes
     /// them on only from 3.4, and not by default).
-    static func supported(environment: [String: String]) -> Bool {
+    package static func supported(environment: [String: String]) -> Bool {
         if let force = environment["FORCE_HYPERLINK"], !force.isEmpty { return force != "0" }
         if environment["TMUX"] != nil || (environment["TERM"] ?? "").hasPrefix("screen") { return false }
         if environment["DOMTERM"] != nil || environment["WT_SESSION"] != nil || environment["KONSOLE_VERSION"] != nil {

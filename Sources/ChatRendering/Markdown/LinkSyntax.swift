@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// Where a Markdown link (`[label](destination)`), image (`![label](destination)`) or autolink
 /// (`<https://…>`, `<name@host>`) ends, read from bytes as they arrive. What is held waiting for
 /// its end is limited, so a stray `[` or `<` holds nothing back for long.

@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// What a Markdown line is, decided from its first bytes: quote markers, indentation, then a
 /// heading, fence, rule, list item, table row, blank line or paragraph text. Most lines are
 /// decided within a few bytes; a fence or table row needs its whole line, a possible rule

@@ -23,7 +23,7 @@ public struct CodeBlock: Sendable, Equatable {
     public var lineCount: Int { Self.lineCount(of: code) }
 
     /// How many lines `text` has, a last one with no newline counted too.
-    static func lineCount(of text: String) -> Int {
+    package static func lineCount(of text: String) -> Int {
         text.utf8.reduce(text.isEmpty || text.hasSuffix("\n") ? 0 : 1) { $1 == 0x0A ? $0 + 1 : $0 }
     }
 }
