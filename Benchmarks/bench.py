@@ -37,6 +37,7 @@ sys.path.insert(0, HERE)
 import fake_server  # noqa: E402  (same directory)
 
 NO_HISTORY = "chat --no-history"
+BEFORE = "chat (before)"
 RENDERED = "chat, rendering on"
 RAW = "chat --raw"
 RUN_TIMEOUT = 120  # seconds; a run that takes longer is killed and counted as failed
@@ -276,6 +277,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer rounds (about half)")
     parser.add_argument("--no-peers", action="store_true", help="skip llm and sgpt even if installed")
     parser.add_argument("--pieces", type=int, default=20000, help="pieces in the long stream (20000)")
+    parser.add_argument("--baseline", help="another chat binary (an earlier release), run beside chat in the same "
+                        "rounds as the client `chat (before)`, in a home of its own")
     options = parser.parse_args()
 
     scale = 0.5 if options.quick else 1.0
@@ -286,6 +289,9 @@ def main():
     chat = os.path.abspath(options.chat)
     if not os.access(chat, os.X_OK):
         raise SystemExit(f"bench: {chat} is not an executable; build it first (Benchmarks/run does)")
+    baseline = os.path.abspath(options.baseline) if options.baseline else None
+    if baseline and not os.access(baseline, os.X_OK):
+        raise SystemExit(f"bench: {baseline} is not an executable")
     if not shutil.which("curl"):
         raise SystemExit("bench: curl is needed (apt-get install curl)")
 
@@ -357,6 +363,20 @@ def main():
         def chat_env():
             return dict(base_env)
 
+        before_home = os.path.join(workdir, "home-before")
+        os.makedirs(before_home)
+
+        def before_env():
+            """The baseline's own home: its history never meets chat's."""
+            return dict(base_env, HOME=before_home, XDG_CONFIG_HOME=os.path.join(before_home, ".config"),
+                        XDG_DATA_HOME=os.path.join(before_home, ".local", "share"))
+
+        def with_baseline(clients, reps_count, arguments):
+            """`clients` and, with --baseline, the earlier chat run with `arguments` (a function of nothing)."""
+            if baseline:
+                clients.append(Client(BEFORE, reps_count, lambda: ([baseline] + arguments(), before_env())))
+            return clients
+
         # The request chat sends, captured once, is what curl sends (byte for byte).
         def captured_body(base, prompt, stdin_path=None, interactive=False):
             argv = [chat] + (["-i"] if interactive else []) + ["--base-url", base] + ([] if interactive else [prompt])
@@ -376,6 +396,7 @@ def main():
             Client("chat", reps(101), lambda: ([chat, "--version"], chat_env())),
             Client("curl", reps(101), lambda: (["curl", "--version"], chat_env())),
         ]
+        with_baseline(clients, reps(101), lambda: ["--version"])
         for name in peers:
             clients.append(Client(name, 3, lambda name=name: ([peers[name], "--version"],
                                                               peer_env(name, server.base()))))
@@ -401,6 +422,7 @@ def main():
             Client(NO_HISTORY, reps(61), lambda: ([chat, "--no-history", "--base-url", base_one, "hi"],
                                                   chat_env())),
         ]
+        with_baseline(clients, reps(61), lambda: ["--base-url", base_one, "hi"])
         for name in peers:
             # Peers are slow (about a second a run, more on a busy machine): fewer rounds, and no
             # warm-up after the start-up scenario's.
@@ -442,6 +464,7 @@ def main():
                 Client(NO_HISTORY, reps(9), lambda base=base_stream: (
                     [chat, "--no-history", "--base-url", base, "hi"], chat_env())),
             ]
+            with_baseline(clients, reps(9), lambda base=base_stream: ["--base-url", base, "hi"])
             for name in peers:
                 # One round: a peer takes many seconds here.
                 clients.append(Client(name, 1, lambda name=name, key=key, base=base_stream: (
@@ -463,6 +486,7 @@ def main():
             Client("curl", reps(75), lambda: (curl_args(body_ttft, base_ttft), chat_env())),
             Client(RENDERED, reps(75), lambda: ([chat, "--base-url", base_ttft, "hi"], chat_env())),
         ]
+        with_baseline(clients, reps(75), lambda: ["--raw", "--base-url", base_ttft, "hi"])
         for name in peers:
             clients.append(Client(name, 2, lambda name=name: (peer_argv(name, "ttft", "hi"),
                                                               peer_env(name, base_ttft)), warm=False))
@@ -666,6 +690,9 @@ def render(report, options, chat, started, load_before, load_after, elapsed, str
         "(other work on the machine slows every client; the per-round ratios absorb most of it)")
     add(f"- {tool_version([chat, '--version'])}; {tool_version(['swift', '--version'])}")
     add(f"- {tool_version(['curl', '--version'])}")
+    if options.baseline:
+        add(f"- Baseline, run beside chat in the same rounds as `{BEFORE}`: "
+            f"{tool_version([os.path.abspath(options.baseline), '--version'])} ({options.baseline})")
     if report["peers"]:
         add("- Peers: " + "; ".join(f"{n} ({v})" for n, v in report["peers"].items()))
     else:
