@@ -75,6 +75,14 @@ let releaseLinkerFlags =
     + (packRelocations ? ["-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"] : [])
     + (staticLibstdcxx ? ["-L", Context.packageDirectory + "/scripts/link"] : [])
 
+// Release builds optimise across the targets' borders, as they did when the Data layer was one
+// module. SwiftPM's default does so only for small functions, and only for public ones: the JSON
+// reading API (ChatJSON) and the SSE parser (ChatHTTP), whose generics a provider's decoder
+// specialises, are public for that reason (package everywhere else). Without the two, a 20,000-event
+// stream took a third more CPU; with them, within 1 % of the one-module build (docs/PERFORMANCE.md,
+// round 26).
+let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 // The dependency rule of the clean architecture lives here: a wrong import fails to compile.
 // scripts/test builds with SwiftPM's explicit import check (without it, a module that happens to
 // be built already could be imported by any target), and scripts/check-layers tries every
@@ -119,26 +127,35 @@ let package = Package(
         ),
         // pipe2(O_CLOEXEC) for the MCP servers' pipes (Swift's Glibc module does not import it).
         .target(name: "CProcess"),
-        .target(name: "ChatDomain"),
-        .target(name: "ChatJSON", dependencies: ["ChatDomain"]),
-        .target(name: "ChatSystem", dependencies: ["ChatDomain", "CProcess"]),
-        .target(name: "ChatCatalogue", dependencies: ["ChatDomain", "ChatJSON"]),
-        .target(name: "ChatHTTP", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "CCurl"]),
+        .target(name: "ChatDomain", swiftSettings: crossModule),
+        .target(name: "ChatJSON", dependencies: ["ChatDomain"], swiftSettings: crossModule),
+        .target(name: "ChatSystem", dependencies: ["ChatDomain", "CProcess"], swiftSettings: crossModule),
+        .target(name: "ChatCatalogue", dependencies: ["ChatDomain", "ChatJSON"], swiftSettings: crossModule),
         .target(
-            name: "ChatProviders", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP", "ChatCatalogue"]),
-        .target(name: "ChatMCP", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP"]),
+            name: "ChatHTTP", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "CCurl"],
+            swiftSettings: crossModule),
+        .target(
+            name: "ChatProviders", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP", "ChatCatalogue"],
+            swiftSettings: crossModule),
+        .target(
+            name: "ChatMCP", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP"],
+            swiftSettings: crossModule),
         .target(
             name: "ChatHistory",
             dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "CSQLite"],
+            swiftSettings: crossModule,
             linkerSettings: [.linkedLibrary("sqlite3", .when(configuration: .debug))]
                 + releaseLinking("sqlite3", statically: staticSQLite, archives: ["libsqlite3.a"])
         ),
-        .target(name: "ChatAttachments", dependencies: ["ChatDomain", "ChatSystem"]),
+        .target(name: "ChatAttachments", dependencies: ["ChatDomain", "ChatSystem"], swiftSettings: crossModule),
         .target(
             name: "ChatConfig",
-            dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatMCP"]),
-        .target(name: "ChatRendering", dependencies: ["ChatDomain"]),
-        .target(name: "ChatPresentation", dependencies: ["ChatDomain", "ChatJSON", "ChatRendering"]),
+            dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatMCP"],
+            swiftSettings: crossModule),
+        .target(name: "ChatRendering", dependencies: ["ChatDomain"], swiftSettings: crossModule),
+        .target(
+            name: "ChatPresentation", dependencies: ["ChatDomain", "ChatJSON", "ChatRendering"],
+            swiftSettings: crossModule),
         .executableTarget(
             name: "chat",
             dependencies: [

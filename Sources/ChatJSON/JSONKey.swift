@@ -6,11 +6,11 @@
 
 /// A key of a JSON object as `JSONReader` meets it: its text, lent for the member's reading only.
 /// A DTO matches it against its keys in a `switch` (`case "content":`), byte for byte.
-package struct JSONKey {
+public struct JSONKey {
     /// The key's bytes between its quotes.
-    private let raw: UnsafeBufferPointer<UInt8>
+    @usableFromInline let raw: UnsafeBufferPointer<UInt8>
     /// Whether they hold escapes (rare): then the key is compared unescaped.
-    private let escaped: Bool
+    @usableFromInline let escaped: Bool
 
     init(_ raw: UnsafeBufferPointer<UInt8>, escaped: Bool = false) {
         self.raw = raw
@@ -18,13 +18,13 @@ package struct JSONKey {
     }
 
     /// The key's text.
-    package var text: String {
+    public var text: String {
         escaped ? JSONStringScanner.unescape(raw) : String(decoding: raw, as: UTF8.self)
     }
 
     /// Whether `key` is `name`.
-    @inline(__always)
-    package static func ~= (name: StaticString, key: JSONKey) -> Bool {
+    @inlinable @inline(__always)
+    public static func ~= (name: StaticString, key: JSONKey) -> Bool {
         if key.escaped { return key.text == name.description }
         let count = name.utf8CodeUnitCount
         guard key.raw.count == count, let base = key.raw.baseAddress else { return count == 0 && key.raw.isEmpty }

@@ -2,7 +2,7 @@
 /// each (`case "content": try reader.read(&content)`), each value read as the type of its field
 /// (a value of another type leaves the field nil; a key that appears twice has its last value),
 /// and `default: try reader.skipValue()` passes over every other member, whatever it holds.
-package protocol JSONObjectDTO: JSONReadable {
+public protocol JSONObjectDTO: JSONReadable {
     /// An empty DTO, every field unset, that the members are read into.
     init()
     /// Reads the member `key`, whose value is next in `reader`.
@@ -10,7 +10,7 @@ package protocol JSONObjectDTO: JSONReadable {
 }
 
 extension JSONObjectDTO {
-    package static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Self? {
+    public static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Self? {
         guard reader.current == UInt8(ascii: "{") else {
             try reader.skipValue()
             return nil
@@ -18,7 +18,7 @@ extension JSONObjectDTO {
         return try reader.readObject(Self.self)
     }
 
-    package static func patch(_ value: inout Self, with patcher: inout JSONPatcher) -> Bool {
+    public static func patch(_ value: inout Self, with patcher: inout JSONPatcher) -> Bool {
         guard let key = patcher.nextKey() else { return false }
         do {
             try value.read(key, from: &patcher)

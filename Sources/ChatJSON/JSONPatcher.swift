@@ -1,7 +1,7 @@
 /// Puts a new string where a path from a `JSONShape` leads: through the members (by key) and
 /// elements (by index) of a DTO read earlier, to a `String` field, in place. It walks the DTO
 /// through the DTO's own `read(_:from:)`, so it reaches exactly the field a reading would.
-package struct JSONPatcher: JSONFieldReader {
+public struct JSONPatcher: JSONFieldReader {
     /// The string to put there.
     let string: String
     /// The bytes the path's keys lie in.
@@ -33,13 +33,13 @@ package struct JSONPatcher: JSONFieldReader {
         return index
     }
 
-    package mutating func read<Value: JSONReadable>(_ field: inout Value?) {
+    public mutating func read<Value: JSONReadable>(_ field: inout Value?) {
         patched = field?.patch(with: &self) ?? false  // in place: the optional's value is not copied
     }
 
     /// A value compared is never where a path leads.
-    package mutating func read(_ field: inout Bool?, equalTo text: StaticString) {}
+    public mutating func read(_ field: inout Bool?, equalTo text: StaticString) {}
 
     /// A member the DTO does not read is never where a path leads.
-    package mutating func skipValue() {}
+    public mutating func skipValue() {}
 }

@@ -2,7 +2,7 @@ import ChatDomain
 
 /// A type whose values `JSONReader` reads: strings, numbers, booleans, arrays of such values, any
 /// JSON (`JSONValue`), and DTOs (`JSONObjectDTO`).
-package protocol JSONReadable {
+public protocol JSONReadable {
     /// The value at the reader's position (there is one), or nil if it is JSON of another type,
     /// which is then checked and skipped.
     static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Self?
@@ -12,10 +12,10 @@ package protocol JSONReadable {
 }
 
 extension JSONReadable {
-    package static func patch(_ value: inout Self, with patcher: inout JSONPatcher) -> Bool { false }
+    public static func patch(_ value: inout Self, with patcher: inout JSONPatcher) -> Bool { false }
 
     /// `patch`, on this value in place.
-    package mutating func patch(with patcher: inout JSONPatcher) -> Bool {
+    public mutating func patch(with patcher: inout JSONPatcher) -> Bool {
         Self.patch(&self, with: &patcher)
     }
 }
@@ -24,14 +24,14 @@ extension JSONReadable {
 /// finds its new string (`JSONShape`).
 extension String: JSONReadable {
     @inline(__always)
-    package static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> String? {
+    public static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> String? {
         if reader.current == JSONReader.quote { return try reader.readFieldString() }
         if reader.readNull() { return nil }
         try reader.skipValue()
         return nil
     }
 
-    package static func patch(_ value: inout String, with patcher: inout JSONPatcher) -> Bool {
+    public static func patch(_ value: inout String, with patcher: inout JSONPatcher) -> Bool {
         guard patcher.atEnd else { return false }
         value = patcher.string
         return true
@@ -40,7 +40,7 @@ extension String: JSONReadable {
 
 extension Double: JSONReadable {
     @inline(__always)
-    package static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Double? {
+    public static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Double? {
         if reader.atNumber { return try reader.readNumber() }
         if reader.readNull() { return nil }
         try reader.skipValue()
@@ -52,13 +52,13 @@ extension Double: JSONReadable {
 /// type.
 extension Int: JSONReadable {
     @inline(__always)
-    package static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Int? {
+    public static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Int? {
         try Double.read(from: &reader).flatMap { Int(exactly: $0) }
     }
 }
 
 extension Bool: JSONReadable {
-    package static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Bool? {
+    public static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> Bool? {
         switch reader.current {
         case UInt8(ascii: "t"):
             try reader.readLiteral("true")
@@ -74,14 +74,14 @@ extension Bool: JSONReadable {
 }
 
 extension JSONValue: JSONReadable {
-    package static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> JSONValue? {
+    public static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> JSONValue? {
         try reader.readValue()
     }
 }
 
 /// An array's elements of `Element`'s type; elements of another type are left out.
 extension Array: JSONReadable where Element: JSONReadable {
-    package static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> [Element]? {
+    public static func read(from reader: inout JSONReader) throws(JSONSyntaxError) -> [Element]? {
         guard reader.current == UInt8(ascii: "[") else {
             try reader.skipValue()
             return nil
@@ -95,7 +95,7 @@ extension Array: JSONReadable where Element: JSONReadable {
         return elements
     }
 
-    package static func patch(_ value: inout [Element], with patcher: inout JSONPatcher) -> Bool {
+    public static func patch(_ value: inout [Element], with patcher: inout JSONPatcher) -> Bool {
         guard let index = patcher.nextElement(), value.indices.contains(index) else { return false }
         return Element.patch(&value[index], with: &patcher)
     }

@@ -18,7 +18,7 @@
 /// twice takes its last value; a lone or reversed surrogate escape (`"\ud800"`) is U+FFFD, as are
 /// bytes that are not UTF-8; a member of another type than a DTO reads it as is left out.
 /// Nesting deeper than `maxDepth` is an error, never a crash. Standard library only, and `memcmp`.
-package struct JSONReader {
+public struct JSONReader {
     /// The deepest nesting read.
     static let maxDepth = 512
 
@@ -38,7 +38,7 @@ package struct JSONReader {
     }
 
     /// The value `bytes` (UTF-8) hold, as `Value`: nil if it is JSON of another type.
-    package static func read<Value: JSONReadable>(
+    public static func read<Value: JSONReadable>(
         _ type: Value.Type, from bytes: UnsafeBufferPointer<UInt8>
     ) throws(JSONSyntaxError) -> Value? {
         var reader = JSONReader(bytes)
@@ -46,7 +46,7 @@ package struct JSONReader {
     }
 
     /// The value `bytes` (UTF-8) hold, as `Value`, noting their shape in `recorder`.
-    package static func read<Value: JSONReadable>(
+    public static func read<Value: JSONReadable>(
         _ type: Value.Type, from bytes: UnsafeBufferPointer<UInt8>, recording recorder: inout JSONShapeRecorder
     ) throws(JSONSyntaxError) -> Value? {
         var reader = JSONReader(bytes, recording: true)
@@ -65,7 +65,7 @@ package struct JSONReader {
     }
 
     /// The value `bytes` (UTF-8) hold, as `Value`: nil if it is JSON of another type.
-    package static func read<Value: JSONReadable>(_ type: Value.Type, from bytes: [UInt8]) throws(JSONSyntaxError)
+    public static func read<Value: JSONReadable>(_ type: Value.Type, from bytes: [UInt8]) throws(JSONSyntaxError)
         -> Value?
     {
         let result: Result<Value?, JSONSyntaxError> = bytes.withUnsafeBufferPointer { buffer in
@@ -79,7 +79,7 @@ package struct JSONReader {
     }
 
     /// The value `text` holds, as `Value`: nil if it is JSON of another type.
-    package static func read<Value: JSONReadable>(_ type: Value.Type, from text: String) throws(JSONSyntaxError)
+    public static func read<Value: JSONReadable>(_ type: Value.Type, from text: String) throws(JSONSyntaxError)
         -> Value?
     {
         try read(type, from: Array(text.utf8))
@@ -87,11 +87,11 @@ package struct JSONReader {
 
     // MARK: - Values
 
-    package static let quote = UInt8(ascii: "\"")
+    public static let quote = UInt8(ascii: "\"")
 
     /// The byte at the position; nil at the end.
     @inline(__always)
-    package var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+    public var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
     /// Whether the value at the position is a number (it starts with `-` or a digit).
     @inline(__always)
@@ -103,7 +103,7 @@ package struct JSONReader {
     /// The value at the position, as `Value`; nil if it is JSON of another type (checked and
     /// skipped).
     @inline(__always)
-    package mutating func read<Value: JSONReadable>() throws(JSONSyntaxError) -> Value? {
+    public mutating func read<Value: JSONReadable>() throws(JSONSyntaxError) -> Value? {
         try startValue()
         return try Value.read(from: &self)
     }
@@ -116,7 +116,7 @@ package struct JSONReader {
     }
 
     /// Checks the value at the position and moves past it.
-    package mutating func skipValue() throws(JSONSyntaxError) {
+    public mutating func skipValue() throws(JSONSyntaxError) {
         try startValue()
         switch current {
         case UInt8(ascii: "{"):
@@ -223,7 +223,7 @@ package struct JSONReader {
     }
 
     /// A string's text, escapes resolved: see `JSONStringScanner`.
-    package mutating func readString() throws(JSONSyntaxError) -> String {
+    public mutating func readString() throws(JSONSyntaxError) -> String {
         let (range, escaped) = try scanString()
         let raw = UnsafeBufferPointer(rebasing: bytes[range])
         return escaped ? JSONStringScanner.unescape(raw) : String(decoding: raw, as: UTF8.self)
@@ -231,7 +231,7 @@ package struct JSONReader {
 
     /// Whether the value at the position is the string `text`, read without making a `String`
     /// of it; nil if it is not a string.
-    package mutating func read(equalTo text: StaticString) throws(JSONSyntaxError) -> Bool? {
+    public mutating func read(equalTo text: StaticString) throws(JSONSyntaxError) -> Bool? {
         try startValue()
         guard current == Self.quote else {
             try skipValue()
@@ -372,11 +372,11 @@ package struct JSONReader {
 
 extension JSONReader: JSONFieldReader {
     @inline(__always)
-    package mutating func read<Value: JSONReadable>(_ field: inout Value?) throws(JSONSyntaxError) {
+    public mutating func read<Value: JSONReadable>(_ field: inout Value?) throws(JSONSyntaxError) {
         field = try read()
     }
 
-    package mutating func read(_ field: inout Bool?, equalTo text: StaticString) throws(JSONSyntaxError) {
+    public mutating func read(_ field: inout Bool?, equalTo text: StaticString) throws(JSONSyntaxError) {
         field = try read(equalTo: text)
     }
 }

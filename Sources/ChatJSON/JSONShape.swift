@@ -21,7 +21,7 @@
 /// other string (a key, a value compared, free-form JSON) is part of the bytes compared. Anything
 /// else that changed (a number, `null` becoming a string, a new key) is a mismatch, and the text
 /// is read in full.
-package struct JSONShape<DTO: JSONObjectDTO> {
+public struct JSONShape<DTO: JSONObjectDTO> {
     private let bytes: [UInt8]
     private let holes: [JSONHole]
     private let steps: [JSONPathStep]
@@ -32,7 +32,7 @@ package struct JSONShape<DTO: JSONObjectDTO> {
     private var broken = false
 
     /// The DTO `bytes` hold, read in full, and their shape (nil when they have none).
-    package static func reading(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> (DTO?, JSONShape?) {
+    public static func reading(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> (DTO?, JSONShape?) {
         var recorder = JSONShapeRecorder()
         let dto = try JSONReader.read(DTO.self, from: bytes, recording: &recorder)
         guard let dto, !recorder.failed else { return (dto, nil) }
@@ -49,7 +49,7 @@ package struct JSONShape<DTO: JSONObjectDTO> {
     /// Lends `body` the DTO in `data` if `data` has this shape, and returns what `body` returns;
     /// nil if it does not (read it in full then). Lent in place (`inout` only so that it is not
     /// copied: a DTO is many fields), not to be changed.
-    package mutating func read<Result>(_ data: UnsafeBufferPointer<UInt8>, _ body: (inout DTO) -> Result) -> Result? {
+    public mutating func read<Result>(_ data: UnsafeBufferPointer<UInt8>, _ body: (inout DTO) -> Result) -> Result? {
         guard !broken, let base = data.baseAddress else { return nil }
         let template = bytes
         return template.withUnsafeBufferPointer { template -> Result? in

@@ -8,7 +8,7 @@
 /// lie, and for those read into a `String` field the path to it. A key that appears twice in an
 /// object (a later value replaces an earlier one, and the paths to it with it), or a key with
 /// escapes, leaves nothing to note: such text has no shape.
-package struct JSONShapeRecorder {
+public struct JSONShapeRecorder {
     /// The string values, in the order of the text.
     private(set) var holes: [JSONHole] = []
     /// The holes' paths, one after another.

@@ -1,13 +1,13 @@
 /// Why a text is not JSON, and where: the line and column (from 1; columns count characters)
 /// of the first byte that cannot be read.
-package struct JSONSyntaxError: Error, Equatable, Sendable {
-    package var line: Int
-    package var column: Int
+public struct JSONSyntaxError: Error, Equatable, Sendable {
+    public var line: Int
+    public var column: Int
     /// What is wrong there, e.g. `a comma before }`.
-    package var problem: String
+    public var problem: String
 
     /// `line 3, column 14: a comma before }`.
-    package var description: String { "line \(line), column \(column): \(problem)" }
+    public var description: String { "line \(line), column \(column): \(problem)" }
 
     /// The error at byte `offset` of `bytes`.
     init(_ problem: String, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {

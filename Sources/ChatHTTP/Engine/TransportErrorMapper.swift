@@ -24,7 +24,6 @@ package struct TransportErrorMapper {
             if midStream { return .streamCut(message) }
             if Self.wantsClientCertificate(message) { return .connection(.clientCertificateWanted, message: message) }
             return .connection(failure(code: code), message: message)
-        default: return .connection(.other, message: error.description)
         }
     }
 

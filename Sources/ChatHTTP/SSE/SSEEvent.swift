@@ -1,5 +1,5 @@
 /// One dispatched Server-Sent Event with its data as text: an owned copy of a `RawSSEEvent`.
-package struct SSEEvent: Equatable, Sendable {
+public struct SSEEvent: Equatable, Sendable {
     /// From the `event:` field; "message" when none (or an empty one) was given.
     var type: String
     /// The `data:` lines joined with "\n" (the single trailing "\n" the spec adds is removed).

@@ -19,7 +19,7 @@ import ChatJSON
 /// an event's data reaches `emit` as bytes, never decoded here. An event of one `data:` line
 /// that arrived whole with its blank line (nearly every event) reaches `emit` where it lies too.
 /// Standard library and two C calls (`memchr`, `memcmp`): no Foundation.
-package struct SSEParser {
+public struct SSEParser {
     private static let lf: UInt8 = 0x0A
     private static let cr: UInt8 = 0x0D
     private static let colon: UInt8 = 0x3A
@@ -44,13 +44,13 @@ package struct SSEParser {
     private var legacyError: String?
 
     /// A parser at the start of a stream.
-    package init() {}
+    public init() {}
 
     /// Feeds the next bytes as they arrived from the network; calls `emit` for each complete
     /// event, whose data bytes are valid only during that call.
     ///
     /// If `emit` throws, the error propagates and the rest of these bytes is dropped.
-    package mutating func push<Bytes: Collection>(
+    public mutating func push<Bytes: Collection>(
         _ bytes: Bytes,
         _ emit: (RawSSEEvent) throws -> Void
     ) rethrows where Bytes.Element == UInt8 {
