@@ -16,12 +16,7 @@ extension JSONValue: JSONRepresentable {
         case .array(let elements):
             return elements.write(to: &json)
         case .object(let members):
-            json.open(UInt8(ascii: "{"))
-            for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
-                json.member(named: key)
-                guard members[key]?.write(to: &json) ?? false else { return false }
-            }
-            json.close(UInt8(ascii: "}"))
+            return members.write(to: &json)
         }
         return true
     }
