@@ -310,8 +310,11 @@ struct LocalModelServer: SuiteTrait, TestScoping {
             try await LocalModel.$port.withValue(port) { try await function() }
         case .prepared:
             guard let port = LocalModel.freePort() else { throw StartFailed(description: "no free port") }
-            let started = try await LocalModel.startScript(["start"], extra: ["CHAT_LOCAL_PORT": "\(port)"])
-                .wait(timeout: 180)
+            // The model that is prepared: where that is the fallback, no download of the default
+            // in the middle of the tests.
+            var extra = ["CHAT_LOCAL_PORT": "\(port)"]
+            if !LocalModel.servesDefault { extra["CHAT_LOCAL_MODEL"] = "smollm2" }
+            let started = try await LocalModel.startScript(["start"], extra: extra).wait(timeout: 180)
             guard started.status == 0 else {
                 throw StartFailed(description: "scripts/local-model start failed: \(started.stderr)")
             }
