@@ -64,18 +64,6 @@ struct LocalModelTests {
         #expect(answer.count < 600, "a long answer to a short question: \(result.stdout)")
     }
 
-    /// A translation, with the sampling a person gets (the server's defaults, Qwen's): at
-    /// temperature 0 its repeat penalty, which counts the question's own words, makes the greedy
-    /// answer "Good morning!" (docs/local-model.md); with the defaults it was right 8 times of 8.
-    @Test(.enabled("the local model is SmolLM2, the fallback") { LocalModel.servesDefault })
-    func aTranslationWithTheDefaultSampling() async throws {
-        let result = try await ChatBinary().run(
-            ["--profile", "local", "--base-url", LocalModel.baseURL, "Translate \"good morning\" into Spanish."],
-            timeout: 120)
-        #expect(result.status == 0, "stderr: \(result.stderr)")
-        #expect(result.stdout.lowercased().contains("buenos d"), "\(result.stdout)")
-    }
-
     /// Asked for a poem, it writes one that ends (SmolLM2's looped until the token limit).
     @Test(.enabled("the local model is SmolLM2, the fallback, which loops here") { LocalModel.servesDefault })
     func aHaikuEnds() async throws {
