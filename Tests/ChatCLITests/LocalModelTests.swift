@@ -6,11 +6,12 @@ import Testing
     import Glibc
 #endif
 
-/// The built `chat` binary against the real small model that `scripts/local-model` runs
-/// (llama.cpp's llama-server with SmolLM2-135M-Instruct on 127.0.0.1, the built-in `local`
-/// profile). When the model is prepared these run, in CI too: against the server
-/// `scripts/local-model start` left running, or else against one the suite starts on a free port
-/// and stops afterwards. When it is not prepared they are skipped, saying so.
+/// The built `chat` binary against the real model that `scripts/local-model` runs (llama.cpp's
+/// llama-server with Qwen2.5-Coder-1.5B-Instruct, or SmolLM2-135M-Instruct where that could not be
+/// downloaded, on 127.0.0.1, the built-in `local` profile). When the model is prepared these run,
+/// in CI too: against the server `scripts/local-model start` left running, or else against one
+/// the suite starts on a free port and stops afterwards. When it is not prepared they are
+/// skipped, saying so. The quiz, which the fallback would fail, runs with the default model only.
 ///
 /// llama-server's requests cannot be seen from outside, so the REPL test puts a recording proxy
 /// between chat and the server: a `LoopbackServer` whose answer is the real server's response to
@@ -36,6 +37,44 @@ struct LocalModelTests {
         #expect(result.status == 0, "stderr: \(result.stderr)")
         #expect(result.stdout.contains("4"), "answer: \(result.stdout)")
         #expect(result.stdout.hasSuffix("\n"))
+    }
+
+    /// The README's questions and a few more, at temperature 0: each answer has what a person
+    /// asking would look for (docs/local-model.md has the whole measurement).
+    @Test(
+        .enabled("the local model is SmolLM2, the fallback, which gets these wrong") { LocalModel.servesDefault },
+        arguments: [
+            ("What is the capital of France?", ["paris"]),
+            ("What is 2+2?", ["4"]),
+            ("What is 3+5?", ["8"]),
+            ("What is 12 times 12?", ["144"]),
+            ("How many legs does a spider have?", ["8", "eight"]),
+            ("What is the largest planet in our solar system?", ["jupiter"]),
+            ("What is the opposite of hot?", ["cold"]),
+        ])
+    func quiz(question: String, accepted: [String]) async throws {
+        let result = try await ChatBinary().run(
+            ["--profile", "local", "--base-url", LocalModel.baseURL, "--temperature", "0", question], timeout: 120)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let answer = result.stdout.lowercased()
+        let words = answer.split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        #expect(
+            accepted.contains { $0.contains(" ") ? answer.contains($0) : words.contains($0) },
+            "\(question) → \(result.stdout)")
+        #expect(answer.count < 600, "a long answer to a short question: \(result.stdout)")
+    }
+
+    /// Asked for a poem, it writes one that ends (SmolLM2's looped until the token limit).
+    @Test(.enabled("the local model is SmolLM2, the fallback, which loops here") { LocalModel.servesDefault })
+    func aHaikuEnds() async throws {
+        let result = try await ChatBinary().run(
+            ["--profile", "local", "--base-url", LocalModel.baseURL, "--temperature", "0", "Write a haiku about the sea."],
+            timeout: 120)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect((3...6).contains(lines.count), "\(result.stdout)")
+        #expect(Set(lines).count == lines.count, "a line repeats: \(result.stdout)")
+        #expect(!result.stderr.contains("cut off at the token limit"), "\(result.stderr)")
     }
 
     /// Greeted, it greets back, and the answer ends by itself, well before the context runs out.
@@ -92,7 +131,7 @@ struct LocalModelTests {
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
         let config = try chat.writeConfig(
             #"{"profiles": {"llama": {"provider": "anthropic", "base_url": "\#(proxy.baseURL)", "#
-                + #""model": "smollm2-135m-instruct"}}}"#)
+                + #""model": "local"}}}"#)
         let options = ["--config", config, "--profile", "llama", "--temperature", "0"]
         let sum = try await chat.run(options + ["What", "is", "2+2?"], timeout: 120)
         #expect(sum.status == 0, "stderr: \(sum.stderr)")
@@ -133,6 +172,13 @@ enum LocalModel {
         case 3: return .prepared
         default: return .notPrepared
         }
+    }()
+
+    /// Whether the model is the default (Qwen2.5-Coder-1.5B-Instruct), not the fallback, as
+    /// `scripts/local-model status` names it.
+    static let servesDefault: Bool = {
+        guard let result = runScript(["status"], timeout: 30), result.status == 0 || result.status == 3 else { return false }
+        return result.stdout.contains("Qwen2.5-Coder-1.5B-Instruct")
     }()
 
     /// The port of the server the tests use (set by `LocalModelServer`).
@@ -252,8 +298,11 @@ struct LocalModelServer: SuiteTrait, TestScoping {
             try await LocalModel.$port.withValue(port) { try await function() }
         case .prepared:
             guard let port = LocalModel.freePort() else { throw StartFailed(description: "no free port") }
-            let started = try await LocalModel.startScript(["start"], extra: ["CHAT_LOCAL_PORT": "\(port)"])
-                .wait(timeout: 180)
+            // The model that is prepared: where that is the fallback, no download of the default
+            // in the middle of the tests.
+            var extra = ["CHAT_LOCAL_PORT": "\(port)"]
+            if !LocalModel.servesDefault { extra["CHAT_LOCAL_MODEL"] = "smollm2" }
+            let started = try await LocalModel.startScript(["start"], extra: extra).wait(timeout: 180)
             guard started.status == 0 else {
                 throw StartFailed(description: "scripts/local-model start failed: \(started.stderr)")
             }
