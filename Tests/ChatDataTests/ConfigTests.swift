@@ -619,7 +619,7 @@ struct ProfileTests {
         let settings = try await resolve([:], flags { $0.profile = "local" })
         #expect(settings.profile == "local")
         #expect(settings.server.baseURL == "http://127.0.0.1:8080/v1")
-        #expect(settings.chat.model == "smollm2-135m-instruct")
+        #expect(settings.chat.model == "local")
         #expect(settings.server.apiKey == nil)
     }
 

@@ -128,7 +128,7 @@ struct SettingsTableTests {
         try overrides.set("top_p", text: "0.8", flag: "--top-p")
         try overrides.set("system_prompt", text: "", flag: "--system")
         let given = try await SettingsResolver(environment: environment).resolve(overrides)
-        #expect(given.chat.model == "smollm2-135m-instruct")
+        #expect(given.chat.model == "local")
         #expect(given.given == ChatSettings(model: "", sampling: [.temperature: .number(0.5), .topP: .number(0.8)]))
         #expect(given.givenSystemPrompt == "")
         #expect(given.systemPrompt == "")
