@@ -159,7 +159,7 @@ let package = Package(
         .executableTarget(
             name: "chat",
             dependencies: [
-                "ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP", "ChatProviders", "ChatMCP", "ChatHistory",
+                "ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatProviders", "ChatMCP", "ChatHistory",
                 "ChatAttachments", "ChatConfig", "ChatRendering", "ChatPresentation", "CTerminal",
             ],
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(
             name: "ChatPresentationTests",
             dependencies: ["ChatPresentation", "ChatDomain", "ChatJSON", "ChatTestSupport"]),
-        .testTarget(name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat", "ChatConfig", "ChatHTTP"]),
+        .testTarget(name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat", "ChatConfig", "ChatHTTP", "ChatSystem"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,7 @@ import ChatSystem
 
 /// The config file, `config.json`: top-level settings, named profiles, the default profile, and
 /// named roles.
-struct ConfigFile: Equatable {
+package struct ConfigFile: Equatable {
     var top: ConfigLevel
     var profiles: [String: ConfigLevel]
     var defaultProfile: String?
@@ -25,6 +25,23 @@ struct ConfigFile: Equatable {
         self.mcpServers = mcpServers
     }
 
+    /// The keys of the file's top level that are not settings, and what each holds: the
+    /// configuration page's table says them after the settings (`scripts/docs`).
+    package static let sections: [(key: String, about: String)] = [
+        ("profiles", "Named sets of settings (`--profile NAME`), each an object of the keys above."),
+        ("default_profile", "The profile used when `--profile` names none."),
+        (
+            "roles",
+            "Named prompts (`--role NAME`, `/role`): each a `prompt`, with `{{input}}` and other placeholders, "
+                + "and settings of its own."
+        ),
+        (
+            "mcp_servers",
+            "The MCP servers whose tools `tools` and `-T` may offer, by name: each a `command` (stdio) or a "
+                + "`url` (Streamable HTTP)."
+        ),
+    ]
+
     /// Parses and checks the file's bytes: strict JSON (`JSONParser`; a syntax error names its
     /// line and column), then each key; an issue names the key and what was expected.
     init(bytes: [UInt8]) throws(ConfigIssue) {
@@ -38,7 +55,7 @@ struct ConfigFile: Equatable {
         guard case .object(let object) = value else {
             throw ConfigIssue(key: "(file)", problem: .wrongType(expected: .objectAtTop, got: value.kind))
         }
-        top = try ConfigLevel(object, extraKeys: ["profiles", "default_profile", "roles", "mcp_servers"])
+        top = try ConfigLevel(object, extraKeys: Set(Self.sections.map(\.key)))
         let reader = ConfigReader(object: object, path: "")
         defaultProfile = try reader.string("default_profile")
         profiles = [:]

@@ -9,7 +9,7 @@ extension ProviderKind: SettingTarget {
 
     /// The environment variable that holds this provider's API key: `OPENAI_API_KEY` is never
     /// sent to another provider's API, nor `ANTHROPIC_API_KEY` to OpenAI's.
-    var keyVariable: String {
+    package var keyVariable: String {
         switch self {
         case .openAI: "OPENAI_API_KEY"
         case .anthropic: "ANTHROPIC_API_KEY"
@@ -18,7 +18,7 @@ extension ProviderKind: SettingTarget {
 
     /// The variable that sets `setting` with this provider, if one does: the settings table's
     /// (`OPENAI_BASE_URL`, `OPENAI_API_KEY`) are OpenAI's; Anthropic's key is `keyVariable`.
-    func environmentVariable(for setting: Setting) -> String? {
+    package func environmentVariable(for setting: Setting) -> String? {
         switch self {
         case .openAI: setting.environment
         case .anthropic: setting.key == "api_key" ? keyVariable : nil
@@ -27,7 +27,7 @@ extension ProviderKind: SettingTarget {
 
     /// What this provider's requests use where nothing else sets it, over the settings table's
     /// defaults (which are OpenAI's): Anthropic's API root and a model it has.
-    var defaults: [String: SettingValue] {
+    package var defaults: [String: SettingValue] {
         switch self {
         case .openAI: [:]
         case .anthropic: ["base_url": .text("https://api.anthropic.com/v1"), "model": .text("claude-haiku-4-5")]

@@ -6,7 +6,7 @@ extension SamplingSetting {
     /// sampling values.
     var setting: Setting {
         let parameter = parameter
-        return Setting(key, kind, flag: .value(valueName, help)) { value, settings in
+        return Setting(key, kind, flag: .value(valueName, help), about: help) { value, settings in
             guard let value = SamplingValue(setting: value) else { return false }
             settings.chat.sampling[parameter] = value
             return true

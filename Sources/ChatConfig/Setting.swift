@@ -7,11 +7,13 @@ public struct Setting: Sendable {
     /// The key as written in the config file, e.g. `max_tokens`. A settings flag is named after it.
     public let key: String
     /// What the key holds, and which values it takes.
-    let kind: SettingKind
+    package let kind: SettingKind
     /// The environment variable that sets it (between the profile and the top level), if any.
-    let environment: String?
+    package let environment: String?
     /// The value when no level sets it, if any.
-    let defaultValue: SettingValue?
+    package let defaultValue: SettingValue?
+    /// What it does, in a sentence: the configuration page's table says it (`scripts/docs`).
+    package let about: String
     /// Stores a decided value in the settings; false when the value is not of the destination's
     /// type. Nil for keys only the resolver's own rules read (the key sources, `headers`,
     /// `allow_insecure_http`).
@@ -25,9 +27,11 @@ public struct Setting: Sendable {
     /// row); `flag` gives it a command-line flag.
     init<Target: SettingTarget>(
         _ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil,
-        to store: @escaping @Sendable (inout ResolvedSettings, Target) -> Void, flag: SettingFlag? = nil
+        to store: @escaping @Sendable (inout ResolvedSettings, Target) -> Void, flag: SettingFlag? = nil,
+        about: String
     ) {
         self.key = key
+        self.about = about
         self.kind = kind
         self.environment = environment
         self.defaultValue = defaultValue
@@ -43,9 +47,10 @@ public struct Setting: Sendable {
     /// subscript would be built at run time, on every start); `flag` gives it a command-line flag.
     init(
         _ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil,
-        flag: SettingFlag? = nil, store: @escaping @Sendable (SettingValue, inout ResolvedSettings) -> Bool
+        flag: SettingFlag? = nil, about: String, store: @escaping @Sendable (SettingValue, inout ResolvedSettings) -> Bool
     ) {
         self.key = key
+        self.about = about
         self.kind = kind
         self.environment = environment
         self.defaultValue = defaultValue
@@ -56,9 +61,10 @@ public struct Setting: Sendable {
     /// A key only the resolver's own rules read; `flag` gives it a command-line flag.
     init(
         _ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil,
-        flag: SettingFlag? = nil
+        flag: SettingFlag? = nil, about: String
     ) {
         self.key = key
+        self.about = about
         self.kind = kind
         self.environment = environment
         self.defaultValue = defaultValue

@@ -70,6 +70,8 @@ enum ChatCommand {
             console.stdout.write(ManualPage.text)
         case .localFallback(let arguments):
             return LocalFallback(environment: console.environment).applies(to: arguments) ? 0 : 1
+        case .reference(let kind):
+            console.stdout.write(DocsReference.markdown(kind))
         default:
             return nil
         }
@@ -93,7 +95,7 @@ enum ChatCommand {
             return await HistoryMode.run(options, console)
         case .models, .chat:
             return await withServer(options, console, early)
-        case .help, .version, .completions, .manPage, .localFallback:
+        case .help, .version, .completions, .manPage, .localFallback, .reference:
             return quickAnswer(options, console) ?? 0
         }
     }

@@ -29,6 +29,9 @@ struct CommandLineOptions: Equatable {
         /// The hidden `--local-fallback ARGUMENTS…`, which `scripts/chat` runs: whether that
         /// command line would fall back to the local model (`LocalFallback`).
         case localFallback([String])
+        /// The hidden `--reference KIND`, which `scripts/docs` runs: a part of the documentation,
+        /// as Markdown, from the declarations (`DocsReference`).
+        case reference(DocsReference.Kind)
 
         /// Whether it talks to the chat server: then `ChatCommand` makes the run's client on the
         /// main thread while the settings are read, and the run waits for it (`EarlyClient`).
@@ -37,7 +40,7 @@ struct CommandLineOptions: Equatable {
             switch self {
             case .chat, .models: true
             case .help, .version, .list, .search, .show, .export, .listRoles, .toolsList, .delete, .completions,
-                .manPage, .completionValues, .localFallback:
+                .manPage, .completionValues, .localFallback, .reference:
                 false
             }
         }

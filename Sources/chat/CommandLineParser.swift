@@ -122,6 +122,12 @@ struct CommandLineParser {
             return .completionValues(values)
         case "--local-fallback":
             return .localFallback(Array(arguments.dropFirst()))
+        case "--reference":
+            let kinds = DocsReference.Kind.allCases.map(\.rawValue)
+            guard arguments.count == 2, let kind = DocsReference.Kind(rawValue: arguments[1]) else {
+                throw .usage("--reference expects one of \(kinds.joined(separator: ", ")) and nothing more")
+            }
+            return .reference(kind)
         default:
             return nil
         }

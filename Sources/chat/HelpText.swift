@@ -1,12 +1,9 @@
 import ChatSystem
 
-/// `chat --help`: what `chat` is, the prompt rule and the rest in short, the usage forms, and
-/// every option of `OptionCatalogue`, each with its help, wrapped at 100 columns. The man page
-/// (`ManualPage`) says the same at length.
+/// `chat --help`: what `chat` is (`ProductDescription`), the prompt rule and the rest in short, the
+/// usage forms, and every option of `OptionCatalogue`, each with its help, wrapped at 100 columns.
+/// The man page (`ManualPage`) says the same at length.
 enum HelpText {
-    /// What `chat` does, in a few words: `--help`'s first line and the man page's NAME.
-    static let summary = "talk to any OpenAI-compatible chat API from the terminal"
-
     /// The forms of the command, each with what it does after two spaces or more.
     static let usage = """
         chat [options] PROMPT...          ask once; the answer streams to stdout
@@ -25,8 +22,6 @@ enum HelpText {
         Environment: OPENAI_API_KEY, OPENAI_BASE_URL, ANTHROPIC_API_KEY, SSL_CERT_FILE, CURL_CA_BUNDLE, NO_COLOR, XDG_CONFIG_HOME, \
         XDG_DATA_HOME.
         History: $XDG_DATA_HOME/chat/history.sqlite (else ~/.local/share/chat/).
-        Exit status: 0 answered, 1 API or network failure, 2 usage or config error,
-        130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP).
         """
 
     private static let width = 100
@@ -35,10 +30,12 @@ enum HelpText {
 
     /// The whole help, ending with one newline.
     static var text: String {
-        var lines = ["OVERVIEW: chat \(ChatVersion.string): \(summary).", ""]
+        var lines = ["OVERVIEW: chat \(ChatVersion.string): \(ProductDescription.summary).", ""]
+        lines += wrapped(ProductDescription.paragraph, indent: 0) + [""]
         for line in discussion.split(separator: "\n", omittingEmptySubsequences: false) {
             lines += wrapped(String(line), indent: 0)
         }
+        lines += wrapped("Exit status: " + ExitStatus.short + ".", indent: 0)
         lines.append("")
         for (index, line) in usage.split(separator: "\n").enumerated() {
             lines.append((index == 0 ? "USAGE: " : "       ") + line)

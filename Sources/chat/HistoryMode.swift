@@ -78,7 +78,7 @@ struct HistoryMode {
                     }.joined())
             }
         case .chat, .help, .version, .completions, .manPage, .completionValues(.profiles), .completionValues(.roles),
-            .completionValues(.toolServers), .models, .listRoles, .toolsList, .localFallback:
+            .completionValues(.toolServers), .models, .listRoles, .toolsList, .localFallback, .reference:
             return 2
         }
     }

@@ -14,7 +14,7 @@ enum ManualPage {
         page.line(".nh")
         page.line(".ad l")
         page.section("NAME")
-        page.text("chat - \(HelpText.summary)")
+        page.text("chat - \(ProductDescription.summary)")
 
         let usages = Self.usages(HelpText.usage)
         page.section("SYNOPSIS")
@@ -23,7 +23,7 @@ enum ManualPage {
         page.line(".fi")
 
         page.section("DESCRIPTION")
-        page.text(description)
+        page.text(ProductDescription.paragraph)
         for usage in usages { page.item(Roff.synopsis(usage.form), usage.meaning) }
         // The discussion's first paragraph is the prompt rule; its other lines, in short, are the
         // sections below.
@@ -50,7 +50,7 @@ enum ManualPage {
         for (path, meaning) in files { page.item(Roff.italic(path), meaning) }
 
         page.section("EXIT STATUS")
-        for (status, meaning) in exitStatuses { page.item(Roff.bold(status), meaning) }
+        for entry in ExitStatus.table { page.item(Roff.bold(String(entry.status)), entry.meaning) }
 
         page.section("EXAMPLES")
         for (meaning, command) in examples {
@@ -64,13 +64,6 @@ enum ManualPage {
     }
 
     // MARK: What no declaration holds
-
-    static let description = """
-        chat sends a prompt to a chat-completions API that speaks OpenAI's protocol (OpenAI, \
-        OpenRouter, Groq, Azure, or a local Ollama, llama.cpp or vLLM server) and streams the \
-        answer to standard output as it is generated. Every conversation is kept in a history that \
-        --continue, --conversation and the REPL's /resume take up again.
-        """
 
     static let output = """
         Only the model's answer goes to standard output, ending with a newline, so a redirection \
@@ -128,15 +121,6 @@ enum ManualPage {
         ("$XDG_DATA_HOME/chat/local-model/", "The small local model and llama.cpp server chat-local-model prepares."),
     ]
 
-    static let exitStatuses: [(String, String)] = [
-        ("0", "Answered, or standard output was closed by its reader."),
-        ("1", "The API or the network failed, or the answer does not match its --schema."),
-        ("2", "A usage or config error, no API key for a remote server, or no stored conversation with that id."),
-        ("129", "Stopped by SIGHUP; what arrived was kept."),
-        ("130", "Stopped by SIGINT (Ctrl-C); what arrived was kept."),
-        ("143", "Stopped by SIGTERM; what arrived was kept."),
-    ]
-
     static let examples: [(String, String)] = [
         ("Ask once; the answer streams to standard output:", "chat \"name three prime numbers\""),
         (
@@ -166,7 +150,8 @@ enum ManualPage {
     static let seeAlso = """
         chat-local-model (start, stop, status: the llama.cpp server of the built-in local profile), \
         curl(1), sqlite3(1). The chat(8) of the Debian package ppp is another program of the same \
-        name. The README in the source describes the configuration, the history and every error.
+        name. The README and the pages of docs/ in the source describe the configuration, the \
+        providers, tools, the history and every error.
         """
 
     // MARK: From the declarations
