@@ -2,8 +2,8 @@ import ChatTestSupport
 import Foundation
 import Testing
 
-@testable import chat
 @testable import ChatSystem
+@testable import chat
 
 /// The documentation that the code declares is what the code says, and every link resolves:
 /// `scripts/docs --check` with the built `chat` (a new option, config key, REPL command or exit
@@ -31,7 +31,9 @@ import Testing
         #expect(help.replacingOccurrences(of: "\n", with: " ").contains(paragraph))
         // The man page: NAME and DESCRIPTION.
         let page = ManualPage.text
-        #expect(page.contains(".SH NAME\nchat \\- " + ProductDescription.summary.replacingOccurrences(of: "-", with: "\\-")))
+        #expect(
+            page.contains(".SH NAME\nchat \\- " + ProductDescription.summary.replacingOccurrences(of: "-", with: "\\-"))
+        )
         // The README's first paragraph (scripts/docs writes it between its markers).
         let readme = try String(contentsOfFile: repositoryScript("../README.md"), encoding: .utf8)
         let start = try #require(readme.range(of: "<!-- scripts/docs writes from here: description -->\n"))
@@ -49,7 +51,8 @@ import Testing
         let page = ManualPage.text
         for entry in ExitStatus.table {
             #expect(help.contains("\(entry.status) \(entry.brief)"))
-            #expect(page.contains(".B \(entry.status)\n") || page.contains("\\fB\(entry.status)\\fR"), "\(entry.status)")
+            #expect(
+                page.contains(".B \(entry.status)\n") || page.contains("\\fB\(entry.status)\\fR"), "\(entry.status)")
         }
     }
 }

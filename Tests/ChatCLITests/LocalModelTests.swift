@@ -68,10 +68,15 @@ struct LocalModelTests {
     @Test(.enabled("the local model is SmolLM2, the fallback, which loops here") { LocalModel.servesDefault })
     func aHaikuEnds() async throws {
         let result = try await ChatBinary().run(
-            ["--profile", "local", "--base-url", LocalModel.baseURL, "--temperature", "0", "Write a haiku about the sea."],
+            [
+                "--profile", "local", "--base-url", LocalModel.baseURL, "--temperature", "0",
+                "Write a haiku about the sea.",
+            ],
             timeout: 120)
         #expect(result.status == 0, "stderr: \(result.stderr)")
-        let lines = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let lines = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty
+        }
         #expect((3...6).contains(lines.count), "\(result.stdout)")
         #expect(Set(lines).count == lines.count, "a line repeats: \(result.stdout)")
         #expect(!result.stderr.contains("cut off at the token limit"), "\(result.stderr)")
@@ -177,7 +182,9 @@ enum LocalModel {
     /// Whether the model is the default (Qwen2.5-Coder-1.5B-Instruct), not the fallback, as
     /// `scripts/local-model status` names it.
     static let servesDefault: Bool = {
-        guard let result = runScript(["status"], timeout: 30), result.status == 0 || result.status == 3 else { return false }
+        guard let result = runScript(["status"], timeout: 30), result.status == 0 || result.status == 3 else {
+            return false
+        }
         return result.stdout.contains("Qwen2.5-Coder-1.5B-Instruct")
     }()
 
