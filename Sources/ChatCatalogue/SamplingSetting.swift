@@ -37,8 +37,11 @@ package struct SamplingSetting: Sendable {
     /// The value a JSON value holds for it, of its kind; nil when it holds another type (a
     /// number that is not whole for a whole-number parameter).
     func value(_ json: JSONValue) -> SamplingValue? {
-        if case .wholeNumber = kind { return json.wholeNumber.map(SamplingValue.wholeNumber) }
-        return json.number.map(SamplingValue.number)
+        switch kind {
+        case .wholeNumber: return json.wholeNumber.map(SamplingValue.wholeNumber)
+        case .choice: return json.string.flatMap(ReasoningEffort.init(rawValue:)).map(SamplingValue.effort)
+        default: return json.number.map(SamplingValue.number)
+        }
     }
 
     /// Its field in a JSON object (a request body or stored settings): named `name`, in the
@@ -60,6 +63,9 @@ package struct SamplingSetting: Sendable {
                 case .number(let number): return json.double(number)
                 case .wholeNumber(let number):
                     json.int(number)
+                    return true
+                case .effort(let level):
+                    json.string(level.rawValue)
                     return true
                 }
             })

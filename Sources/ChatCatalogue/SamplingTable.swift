@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// Every sampling parameter, once: the settings table takes its rows from here, and the request
 /// body, the stored settings, `/save` files, roles and the role listing iterate it. A new
 /// parameter is a case of `SamplingParameter` and a row here.
@@ -14,5 +16,11 @@ package enum SamplingTable {
         SamplingSetting(
             .seed, "seed", .wholeNumber(minimum: 0, flagMaximum: 9_007_199_254_740_991),
             help: "ask for the same answer to the same request, as far as the server can (sent as seed)"),
+        // Each provider maps the level to what its API takes (`reasoning_effort` on the Chat
+        // Completions wire: docs/providers.md has the table).
+        SamplingSetting(
+            .effort, "effort", .choice(ReasoningEffort.allCases.map(\.rawValue)), wireName: "reasoning_effort",
+            help: "how hard a reasoning model thinks: none, minimal, low, medium, high, xhigh or max",
+            valueName: "LEVEL"),
     ]
 }

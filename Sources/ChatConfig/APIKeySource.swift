@@ -42,7 +42,7 @@ struct APIKeySource {
         keyVariable = provider.keyVariable
         if let profile, profile.hasKeySource {
             origin = .level(profile, profile: profileName ?? "")
-        } else if let profile, profile["base_url"] != nil, provider == .openAI {
+        } else if let profile, profile["base_url"] != nil, provider.isOpenAIs {
             origin = .none  // its own server: never another's key
         } else if let environmentKey {
             origin = .environment(environmentKey)

@@ -11,7 +11,7 @@ extension ProviderKind: SettingTarget {
     /// sent to another provider's API, nor `ANTHROPIC_API_KEY` to OpenAI's.
     package var keyVariable: String {
         switch self {
-        case .openAI: "OPENAI_API_KEY"
+        case .openAI, .openAIResponses: "OPENAI_API_KEY"
         case .anthropic: "ANTHROPIC_API_KEY"
         }
     }
@@ -20,7 +20,7 @@ extension ProviderKind: SettingTarget {
     /// (`OPENAI_BASE_URL`, `OPENAI_API_KEY`) are OpenAI's; Anthropic's key is `keyVariable`.
     package func environmentVariable(for setting: Setting) -> String? {
         switch self {
-        case .openAI: setting.environment
+        case .openAI, .openAIResponses: setting.environment
         case .anthropic: setting.key == "api_key" ? keyVariable : nil
         }
     }
@@ -29,8 +29,14 @@ extension ProviderKind: SettingTarget {
     /// defaults (which are OpenAI's): Anthropic's API root and a model it has.
     package var defaults: [String: SettingValue] {
         switch self {
-        case .openAI: [:]
+        case .openAI, .openAIResponses: [:]
         case .anthropic: ["base_url": .text("https://api.anthropic.com/v1"), "model": .text("claude-haiku-4-5")]
         }
+    }
+
+    /// Whether it is reached with OpenAI's key and addresses (`openai` and `openai-responses`):
+    /// then a profile that names its own server uses only the key it names.
+    package var isOpenAIs: Bool {
+        keyVariable == ProviderKind.openAI.keyVariable
     }
 }

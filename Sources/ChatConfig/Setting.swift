@@ -47,7 +47,8 @@ public struct Setting: Sendable {
     /// subscript would be built at run time, on every start); `flag` gives it a command-line flag.
     init(
         _ key: String, _ kind: SettingKind, environment: String? = nil, default defaultValue: SettingValue? = nil,
-        flag: SettingFlag? = nil, about: String, store: @escaping @Sendable (SettingValue, inout ResolvedSettings) -> Bool
+        flag: SettingFlag? = nil, about: String,
+        store: @escaping @Sendable (SettingValue, inout ResolvedSettings) -> Bool
     ) {
         self.key = key
         self.about = about

@@ -19,9 +19,10 @@ struct SettingFlag {
         SettingFlag(valueName: valueName, help: help, short: short, long: long, completion: completion)
     }
 
-    /// The flag of a true-or-false setting, which takes no value (see `Setting.switchValue`).
-    static func `switch`(_ help: String) -> SettingFlag {
-        SettingFlag(valueName: nil, help: help, short: nil, long: nil, completion: .none)
+    /// The flag of a true-or-false setting, which takes no value (see `Setting.switchValue`);
+    /// `long` replaces the name the key gives.
+    static func `switch`(_ help: String, long: String? = nil) -> SettingFlag {
+        SettingFlag(valueName: nil, help: help, short: nil, long: long, completion: .none)
     }
 
     /// The whole flag of the setting `key`.

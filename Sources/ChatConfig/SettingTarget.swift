@@ -46,6 +46,9 @@ extension SamplingValue: SettingTarget {
         switch setting {
         case .number(let value): self = .number(value)
         case .wholeNumber(let value): self = .wholeNumber(value)
+        case .text(let word):
+            guard let level = ReasoningEffort(rawValue: word) else { return nil }
+            self = .effort(level)
         default: return nil
         }
     }

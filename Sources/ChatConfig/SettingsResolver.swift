@@ -145,11 +145,21 @@ public struct SettingsResolver {
             .init(values: file.top) { .configFile(key: $0, path: configPath) },
             .init(values: SettingsWalk.defaults(for: provider)) { _ in .defaultValue },
         ])
-        let decided = walk.decide()
-        if let thinking = decided["thinking_budget"], provider != .anthropic {
-            throw .onlyForProvider(
-                key: "thinking_budget", source: thinking.source, provider: ProviderKind.anthropic.rawValue,
-                inUse: provider.rawValue)
+        var decided = walk.decide()
+        for key in ["thinking_budget", "thinking_form"] {
+            if let set = decided[key], provider != .anthropic {
+                throw .onlyForProvider(
+                    key: key, source: set.source, provider: ProviderKind.anthropic.rawValue, inUse: provider.rawValue)
+            }
+        }
+        // One way of asking a model to think: a level, or a number of tokens. The nearer level
+        // wins (--thinking over a profile's effort); both in one level is an error.
+        if let effort = decided["effort"], let budget = decided["thinking_budget"] {
+            guard effort.level != budget.level else {
+                throw .exclusive(
+                    first: "effort", firstSource: effort.source, second: "thinking_budget", secondSource: budget.source)
+            }
+            decided[effort.level < budget.level ? "thinking_budget" : "effort"] = nil
         }
         return Decision(
             file: file, configPath: configPath, warning: warning, roleLevel: roleLevel, profileName: profileName,

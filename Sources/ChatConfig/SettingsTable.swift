@@ -19,7 +19,7 @@ public enum SettingsTable {
             "base_url", .text(nonEmptyFlag: true), environment: "OPENAI_BASE_URL",
             default: .text("https://api.openai.com/v1"), to: { $0.server.baseURL = $1 },
             flag: .value("URL", "API root"),
-            about: "The API root requests go to (its `/chat/completions`, `/messages`, `/models`)."),
+            about: "The API root requests go to (its `/chat/completions`, `/messages` or `/responses`, and `/models`)."),
         Setting(
             "model", .text(nonEmptyFlag: true), default: .text("gpt-4o-mini"), to: { $0.chat.model = $1 },
             flag: .value("NAME", "model to ask", short: "m"), about: "The model to ask."),
@@ -110,7 +110,9 @@ public enum SettingsTable {
         Setting(
             "provider", .choice(ProviderKind.allCases.map(\.rawValue)), default: .text(ProviderKind.openAI.rawValue),
             to: { $0.server.provider = $1 },
-            about: "Whose API the server speaks: `openai` (Chat Completions) or `anthropic` (Messages)."),
+            about:
+                "Whose API the server speaks: `openai` (Chat Completions), `anthropic` (Messages) or "
+                + "`openai-responses` (OpenAI's Responses API)."),
         // Anthropic's (the resolver refuses thinking_budget for another provider)
         Setting(
             "thinking_budget", .wholeNumber(minimum: 1024), to: { $0.server.thinkingBudget = $1 },
@@ -118,6 +120,20 @@ public enum SettingsTable {
                 "TOKENS", "let an anthropic-provider model think first, with up to TOKENS tokens (at least 1024)",
                 long: "thinking"),
             about: "With the anthropic provider: let the model think first, with up to this many tokens."),
+        Setting(
+            "thinking_form", .choice(ThinkingForm.allCases.map(\.rawValue)), to: { $0.server.thinkingForm = $1 },
+            about:
+                "With the anthropic provider: ask the model to think in this form, `adaptive` (with an effort) or "
+                + "`budget` (a number of tokens), whatever chat's table of models says."),
+        Setting(
+            "show_reasoning", .boolean, default: .boolean(true),
+            to: { settings, shows in
+                settings.showReasoning = shows
+                settings.server.showsReasoning = shows
+            }, flag: .switch("show no reasoning (a model's thinking stays off the screen)", long: "hide-reasoning"),
+            about:
+                "Whether the model's reasoning is shown (dimmed, on stderr); false also asks a provider that can "
+                + "be asked not to send it."),
         Setting(
             "cache", .boolean, default: .boolean(false), to: { $0.server.promptCaching = $1 },
             about: "With the anthropic provider: ask the server to cache the system prompt and the conversation so far."

@@ -17,6 +17,8 @@ struct SettingsWalk {
     struct Decided {
         var value: SettingValue
         var source: SettingSource
+        /// Which level it came from: 0 is the highest.
+        var level = 0
     }
 
     var levels: [Level]
@@ -30,7 +32,7 @@ struct SettingsWalk {
 
     /// Every key's defaults for `provider`'s requests: the table's, with the provider's own.
     static func defaults(for provider: ProviderKind) -> ConfigLevel {
-        provider == .openAI ? defaults : defaults.overlaid(by: ConfigLevel(values: provider.defaults))
+        provider.defaults.isEmpty ? defaults : defaults.overlaid(by: ConfigLevel(values: provider.defaults))
     }
 
     /// The values the environment variables of `SettingsTable` give to `provider`'s requests
@@ -51,9 +53,9 @@ struct SettingsWalk {
     func decide() -> [String: Decided] {
         var decided: [String: Decided] = [:]
         for setting in SettingsTable.all {
-            for level in levels {
+            for (index, level) in levels.enumerated() {
                 guard let value = level.values[setting.key] else { continue }
-                decided[setting.key] = Decided(value: value, source: level.source(setting.key))
+                decided[setting.key] = Decided(value: value, source: level.source(setting.key), level: index)
                 break
             }
         }

@@ -21,6 +21,8 @@ extension StoredPartDTO {
             self.init(type: "thinking", text: text, signature: signature)
         case .thinking(.redacted(let data)):
             self.init(type: "redacted_thinking", data: data)
+        case .thinking(.encryptedReasoning(let summary, let content)):
+            self.init(type: "reasoning", data: content, summary: summary)
         }
     }
 
@@ -44,6 +46,8 @@ extension StoredPartDTO {
             return .thinking(.signed(text: text, signature: signature))
         case "redacted_thinking":
             return data.map { .thinking(.redacted(data: $0)) }
+        case "reasoning":
+            return .thinking(.encryptedReasoning(summary: summary ?? [], content: data ?? ""))
         default:
             return nil
         }

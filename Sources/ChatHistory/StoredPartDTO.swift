@@ -4,7 +4,9 @@ import ChatJSON
 /// One part of a message as the history's `parts` column and `/save` files keep it, by its
 /// `type`: `text` (`text`), `image` (`image`: what identifies it, never its bytes), `tool_call`
 /// (`id`, `name`, `arguments`), `tool_result` (`id` of the call, `content`: parts, `is_error`
-/// when it failed), `thinking` (`text`, `signature`) and `redacted_thinking` (`data`). A new kind of part is a new `type` and, if it needs one, a new field here:
+/// when it failed), `thinking` (`text`, `signature`), `redacted_thinking` (`data`) and
+/// `reasoning` (an OpenAI reasoning item: `summary`, its parts, and `data`, the encrypted
+/// reasoning). A new kind of part is a new `type` and, if it needs one, a new field here:
 /// no schema change. A type this release does not know (a newer one wrote it) is left out.
 struct StoredPartDTO: JSONFields, Equatable {
     var type = ""
@@ -17,6 +19,7 @@ struct StoredPartDTO: JSONFields, Equatable {
     var is_error: Bool?
     var signature: String?
     var data: String?
+    var summary: [String]?
 
     static let fields: [JSONField<Self>] = [
         JSONField("type", { $0.type }, { $0.type = $1 }),
@@ -29,5 +32,6 @@ struct StoredPartDTO: JSONFields, Equatable {
         JSONField("is_error", optional: { $0.is_error }, { $0.is_error = $1 }),
         JSONField("signature", optional: { $0.signature }, { $0.signature = $1 }),
         JSONField("data", optional: { $0.data }, { $0.data = $1 }),
+        JSONField("summary", optional: { $0.summary }, { $0.summary = $1 }),
     ].sortedByName()
 }

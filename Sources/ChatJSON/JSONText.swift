@@ -78,7 +78,7 @@ package struct JSONText {
 
     /// A string, escaped as Foundation escapes it: `"` and `\`, the short escapes for backspace,
     /// form feed, newline, carriage return and tab, `\u00xx` for the other control characters.
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in

@@ -20,12 +20,20 @@ public struct ServerGPTRepository: GPTRepository {
                 server: server, client: transport, provider: OpenAIProvider(), readingExecutor: readingExecutor)
             self.runner = runner
             connectAhead = { runner.preconnect() }
+        case .openAIResponses:
+            let runner = RequestRunner(
+                server: server, client: transport, provider: ResponsesProvider(showsReasoning: server.showsReasoning),
+                readingExecutor: readingExecutor)
+            self.runner = runner
+            connectAhead = { runner.preconnect() }
         case .anthropic:
             var server = server
             server.keyPlacement = AnthropicProvider.keyPlacement
             let runner = RequestRunner(
                 server: server, client: transport,
-                provider: AnthropicProvider(thinkingBudget: server.thinkingBudget, cache: server.promptCaching),
+                provider: AnthropicProvider(
+                    thinkingBudget: server.thinkingBudget, thinkingForm: server.thinkingForm,
+                    showsThinking: server.showsReasoning, cache: server.promptCaching),
                 readingExecutor: readingExecutor)
             self.runner = runner
             connectAhead = { runner.preconnect() }

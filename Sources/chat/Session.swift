@@ -27,6 +27,8 @@ struct Session {
     var toolServers: MCPTools?
     /// What the REPL's `/tools` and prompt work with, when the run offers tools.
     var tools: REPL.Tools?
+    /// Whether answers show reasoning (`show_reasoning`); the REPL's `/reasoning` changes it.
+    var reasoning = ReasoningSwitch(shown: true)
 
     /// At the end of a one-shot: a conversation the history could not store is kept in a file
     /// of its own, and one line says so. (Failed writes were held back, so that line is all.)
@@ -60,14 +62,18 @@ struct Session {
     /// Makes the renderer that shows each answer: Markdown rendered for the terminal, or the
     /// text as it arrives (`render`: auto renders when stdout is a terminal, not `TERM=dumb`).
     var makeRenderer: AnswerRendererFactory {
-        let (stdout, stderr, style, environment) = (stdout, stderr, notesStyle, environment)
+        let (stdout, stderr, style, environment, reasoning) = (stdout, stderr, notesStyle, environment, reasoning)
         if json { return jsonRenderer(reportsCommand: false) }
         // An answer that must be JSON is printed as it comes (it is the JSON).
         guard rendersMarkdown, conversation.settings.responseSchema == nil else {
-            return { PlainAnswerRenderer(output: stdout, notes: stderr, notesStyle: style) }
+            return {
+                PlainAnswerRenderer(output: stdout, notes: stderr, notesStyle: style, showsReasoning: reasoning.isOn)
+            }
         }
         return {
-            MarkdownAnswerRenderer(output: stdout, notes: stderr, notesStyle: style, fd: 1, environment: environment)
+            MarkdownAnswerRenderer(
+                output: stdout, notes: stderr, notesStyle: style, fd: 1, environment: environment,
+                showsReasoning: reasoning.isOn)
         }
     }
 

@@ -66,6 +66,7 @@ struct SessionBuilder {
         session.tools = tools?.repl
         session.codeOnly = options.codeOnly
         session.json = options.json
+        session.reasoning = ReasoningSwitch(shown: settings.showReasoning)
         if options.continueLast || options.conversationID != nil {
             session.continuing = try await continuing(store)
         }

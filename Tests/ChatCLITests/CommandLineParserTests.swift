@@ -206,8 +206,10 @@ import Testing
     }
 
     @Test func aSettingsFlagsLongNameFollowsItsKey() {
-        // -s, --system and --thinking (for thinking_budget): for brevity.
-        for (setting, flag) in settingsFlags where !["system_prompt", "thinking_budget"].contains(setting.key) {
+        // -s, --system and --thinking (for thinking_budget): for brevity; --hide-reasoning (for
+        // show_reasoning) says what it does where --no-show-reasoning would not read.
+        for (setting, flag) in settingsFlags
+        where !["system_prompt", "thinking_budget", "show_reasoning"].contains(setting.key) {
             let named = setting.key.split(separator: "_").joined(separator: "-")
             if case .boolean = setting.kind, setting.defaultValue == .boolean(true) {
                 #expect(flag.long == "no-" + named, "\(setting.key)")

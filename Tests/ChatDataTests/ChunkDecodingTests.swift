@@ -160,7 +160,8 @@ struct ChunkDTODecodingTests {
             chunk.usage
                 == UsageDTO(
                     prompt_tokens: 19, completion_tokens: 10, total_tokens: 29,
-                    prompt_tokens_details: UsageDTO.PromptDetailsDTO(cached_tokens: 0)))
+                    prompt_tokens_details: UsageDTO.PromptDetailsDTO(cached_tokens: 0),
+                    completion_tokens_details: UsageDTO.CompletionDetailsDTO(reasoning_tokens: 0)))
         #expect(chunk.finishReason == nil)
     }
 
@@ -208,7 +209,11 @@ private let chunkEventCases: [ChunkEventCase] = [
         "a finish chunk with an empty delta gives finished", Chunks.openAIFinish, [.finished(reason: "stop")]),
     ChunkEventCase(
         "a usage chunk with no choices gives usage", Chunks.openAIUsage,
-        [.usage(TokenUsage(promptTokens: 19, completionTokens: 10, totalTokens: 29, cacheReadTokens: 0))]),
+        [
+            .usage(
+                TokenUsage(
+                    promptTokens: 19, completionTokens: 10, totalTokens: 29, cacheReadTokens: 0, reasoningTokens: 0))
+        ]),
     ChunkEventCase("Azure's first chunk with no choices gives nothing", Chunks.azureFirst, []),
     ChunkEventCase("an Azure content chunk with filter results gives text", Chunks.azureContent, [.text("Hello")]),
     ChunkEventCase("llama.cpp's null content gives nothing", Chunks.llamaFirst, []),
@@ -275,7 +280,10 @@ struct ChatStreamDecoderTests {
         #expect(
             run.events == [
                 .text("Hel"), .text("lo"), .finished(reason: "stop"),
-                .usage(TokenUsage(promptTokens: 19, completionTokens: 10, totalTokens: 29, cacheReadTokens: 0)),
+                .usage(
+                    TokenUsage(
+                        promptTokens: 19, completionTokens: 10, totalTokens: 29, cacheReadTokens: 0, reasoningTokens: 0)
+                ),
             ])
         #expect(run.decoder.isDone)
         #expect(run.decoder.finishReason == "stop")

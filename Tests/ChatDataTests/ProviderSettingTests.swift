@@ -46,7 +46,9 @@ import Testing
                 _ = try await resolve(configPath: path)
                 Issue.record("\(json) was accepted")
             } catch {
-                #expect(line(error) == #"config \#(path): \#(key): expected openai or anthropic, got "gemini""#)
+                #expect(
+                    line(error)
+                        == #"config \#(path): \#(key): expected openai, anthropic or openai-responses, got "gemini""#)
             }
         }
     }

@@ -21,4 +21,6 @@ public enum ChatEvent: Sendable, Equatable {
     /// results when no tools are offered, another provider's tool rounds it cannot read) were
     /// sent to it as text: said once a run, before the answer.
     case sentAsText(provider: String)
+    /// The provider changed something of the request (`RequestNotice`): said before the answer.
+    case notice(RequestNotice)
 }

@@ -131,7 +131,7 @@ public struct ChatMessage: Sendable, Equatable {
             parts += calls.map(MessagePart.toolCall)
         case .thinking(let block):
             parts.append(.thinking(block))
-        case .finished, .retrying, .sentAsText:
+        case .finished, .retrying, .sentAsText, .notice:
             break
         }
     }

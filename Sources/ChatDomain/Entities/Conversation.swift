@@ -130,6 +130,8 @@ public struct Conversation: Sendable, Equatable {
                 count += result.text.utf8.count
             case .thinking(.signed(let text, _)):
                 count += text.utf8.count
+            case .thinking(.encryptedReasoning(let summary, let content)):
+                count += summary.reduce(content.utf8.count / 4) { $0 + $1.utf8.count }
             case .text, .image, .thinking(.redacted):
                 break
             }

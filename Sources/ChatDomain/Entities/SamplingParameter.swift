@@ -1,6 +1,6 @@
-/// A sampling parameter a request may carry besides the model and the messages. Each one a
-/// conversation sets travels with it (stored, saved, loaded); one it does not set leaves the
-/// server's default.
+/// A parameter a request may carry besides the model and the messages: sampling, and how hard a
+/// reasoning model thinks. Each one a conversation sets travels with it (stored, saved, loaded);
+/// one it does not set leaves the server's default.
 public enum SamplingParameter: Int, CaseIterable, Sendable, Hashable {
     /// How random the answer is (0 to 2).
     case temperature
@@ -11,4 +11,6 @@ public enum SamplingParameter: Int, CaseIterable, Sendable, Hashable {
     case topP
     /// Asks for the same answer to the same request, as far as the server can give it.
     case seed
+    /// How hard a reasoning model thinks (`ReasoningEffort`).
+    case effort
 }

@@ -12,12 +12,15 @@ public struct TokenUsage: Sendable, Equatable {
     public var cacheReadTokens: Int?
     /// Of the prompt tokens, those written to the server's prompt cache, when it says.
     public var cacheWriteTokens: Int?
+    /// Of the answer's tokens, those the model spent reasoning, when the server says.
+    public var reasoningTokens: Int?
 
     /// Creates a usage record; the total defaults to the sum.
     public init(
         promptTokens: Int, completionTokens: Int, totalTokens: Int? = nil, cacheReadTokens: Int? = nil,
-        cacheWriteTokens: Int? = nil
+        cacheWriteTokens: Int? = nil, reasoningTokens: Int? = nil
     ) {
+        self.reasoningTokens = reasoningTokens
         self.promptTokens = promptTokens
         self.completionTokens = completionTokens
         self.totalTokens = totalTokens ?? promptTokens + completionTokens

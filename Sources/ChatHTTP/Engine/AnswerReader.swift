@@ -114,6 +114,7 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
         do {
             let shaped = try runner.provider.chatRequest(for: request, variant: variant)
             if shaped.sentAsText { events.append(.sentAsText(provider: runner.server.provider.rawValue)) }
+            events += shaped.notices.map(ChatEvent.notice)
             attempt = try Attempt(runner: runner, request: shaped)
         } catch {
             failure = error
@@ -124,6 +125,7 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     /// after its delay, or the failure itself.
     private func retry(after failure: AttemptFailure) throws(ChatError) {
         if let next = runner.provider.fallback(from: variant, after: failure.error, detail: failure.detail) {
+            if let note = runner.provider.fallbackNote(next) { runner.diagnostics.note(note) }
             variant = next
             fellBack = true
             startAttempt()

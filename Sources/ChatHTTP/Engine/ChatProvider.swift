@@ -31,6 +31,8 @@ package protocol ChatProvider: Sendable {
     func fallback(from variant: RequestVariant, after error: ChatError, detail: ServerErrorDetail?) -> RequestVariant?
     /// A fallback variant was answered: the provider may keep to it for later requests.
     func fallbackWorked(_ variant: RequestVariant)
+    /// What `--verbose` says when a request is sent again as `variant`; nil for nothing.
+    func fallbackNote(_ variant: RequestVariant) -> String?
 
     /// A decoder for one streamed answer.
     func makeStreamDecoder() -> StreamDecoder
@@ -49,4 +51,9 @@ package protocol ChatProvider: Sendable {
     func modelsRequest(after cursor: String?) -> ProviderRequest
     /// The models in a page's body, and what names the next page; nil if it holds no model list.
     func modelPage(in body: [UInt8]) -> ModelPage?
+}
+
+extension ChatProvider {
+    /// Nothing said of a fallback.
+    package func fallbackNote(_ variant: RequestVariant) -> String? { nil }
 }

@@ -5,4 +5,7 @@ public enum ProviderKind: String, Sendable, CaseIterable {
     case openAI = "openai"
     /// Anthropic's Messages API (`POST /messages`), natively.
     case anthropic = "anthropic"
+    /// OpenAI's Responses API (`POST /responses`): reasoning summaries, reasoning carried across
+    /// tool calls; the keys and addresses of `openai`.
+    case openAIResponses = "openai-responses"
 }

@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// A request as a provider shapes it; the engine adds the server's address, the key, the
 /// configured headers and the transfer limits.
 package struct ProviderRequest: Sendable {
@@ -15,6 +17,9 @@ package struct ProviderRequest: Sendable {
     /// Parts of the conversation went as text, and the person has not been told this run: the
     /// engine says so (`ChatEvent.sentAsText`) before the answer.
     package var sentAsText = false
+    /// What the provider changed of the request, to say before the answer (once a run: the
+    /// provider decides).
+    package var notices: [RequestNotice] = []
 
     /// A request as given.
     package init(

@@ -42,6 +42,11 @@ package struct RequestDiagnostics {
         log?("< \(bytes) body bytes in \(Self.milliseconds(since: started)) ms")
     }
 
+    /// A line of the engine's own (`* …`): what it decided about the request.
+    func note(_ text: String) {
+        log?("* " + text)
+    }
+
     private static func milliseconds(since start: UInt64) -> Int {
         Int((MonotonicClock.nanoseconds() &- start) / 1_000_000)
     }

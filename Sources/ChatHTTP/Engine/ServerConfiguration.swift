@@ -29,6 +29,12 @@ public struct ServerConfiguration: Sendable {
     /// Whether to ask the server to cache the prompt (`cache`), with a provider that is asked
     /// (Anthropic: the system prompt and the last user turn are marked).
     public var promptCaching = false
+    /// How to ask an Anthropic model to think (`thinking_form`), when the profile says; nil: as
+    /// the provider's table of models says.
+    public var thinkingForm: ThinkingForm?
+    /// Whether the person sees the model's reasoning (`show_reasoning`): a provider that can be
+    /// told not to send it is told.
+    public var showsReasoning = true
     /// Receives request and response diagnostics (`--verbose`), secrets already redacted.
     public var diagnostics: (@Sendable (String) -> Void)?
 

@@ -58,7 +58,8 @@ public struct JSONListingPresenter {
             var sampling: [String: JSONValue] = [:]
             for parameter in SamplingParameter.allCases {
                 guard let value = role.settings.sampling[parameter] else { continue }
-                sampling[samplingKeys[parameter] ?? "\(parameter)"] = .number(value.number)
+                sampling[samplingKeys[parameter] ?? "\(parameter)"] =
+                    value.effort.map { .string($0.rawValue) } ?? .number(value.number ?? 0)
             }
             let members: [String: JSONValue] = [
                 "name": .string(role.name), "prompt": .string(role.prompt), "built_in": .bool(role.isBuiltIn),

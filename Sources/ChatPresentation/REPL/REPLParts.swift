@@ -51,6 +51,8 @@ extension REPL {
         public var schemaChecker: (any SchemaChecker)?
         /// The run's tools (`-T`), if it offers any: `/tools` and the prompt show them.
         public var tools: Tools?
+        /// Whether answers show reasoning; `/reasoning` changes it.
+        public var reasoning: ReasoningSwitch
 
         /// Gathers the parts. Without `makeRenderer`, answers are printed as plain text.
         public init(
@@ -61,8 +63,9 @@ extension REPL {
             promptStyle: TerminalStyle? = nil, clipboard: (any Clipboard)? = nil, roles: [PromptRole] = [],
             role: PromptRole? = nil, attachmentReader: (any AttachmentReader)? = nil,
             attachments: Attachments = Attachments(), temporaryDirectory: String? = nil,
-            schemaChecker: (any SchemaChecker)? = nil
+            schemaChecker: (any SchemaChecker)? = nil, reasoning: ReasoningSwitch = ReasoningSwitch(shown: true)
         ) {
+            self.reasoning = reasoning
             self.schemaChecker = schemaChecker
             self.temporaryDirectory = temporaryDirectory
             self.clipboard = clipboard

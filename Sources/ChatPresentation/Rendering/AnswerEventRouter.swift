@@ -29,6 +29,8 @@ struct AnswerEventRouter {
             notes.retrying(attempt: attempt, limit: limit, delay: delay, reason: reason)
         case .sentAsText(let provider):
             notes.sentAsText(provider: provider)
+        case .notice(let notice):
+            notes.notice(notice)
         case .usage, .finished, .toolCalls, .thinking:
             break
         }

@@ -36,6 +36,12 @@ struct AnswerNotes {
         sink.write(style.warning("chat: note: " + ErrorWording.sentAsTextNote(provider: provider)) + "\n")
     }
 
+    /// One line, on a terminal or not: what the provider changed of the request.
+    mutating func notice(_ notice: RequestNotice) {
+        endReasoning()
+        sink.write(style.note("chat: note: " + ErrorWording.line(for: notice)) + "\n")
+    }
+
     /// Ends the reasoning's line, if it is open, before the answer's text or its end.
     mutating func endReasoning() {
         guard inReasoning else { return }

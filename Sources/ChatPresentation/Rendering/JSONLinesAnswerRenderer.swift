@@ -50,7 +50,7 @@ public final class JSONLinesAnswerRenderer: AnswerRenderer {
             return true
         }
         switch event {
-        case .text, .toolCalls, .thinking, .sentAsText:
+        case .text, .toolCalls, .thinking, .sentAsText, .notice:
             break
         case .reasoning(let piece):
             if !piece.isEmpty { write(["type": .string("reasoning"), "text": .string(piece)]) }
@@ -63,7 +63,7 @@ public final class JSONLinesAnswerRenderer: AnswerRenderer {
             write([
                 "type": .string("usage"), "prompt_tokens": .number(usage.promptTokens),
                 "completion_tokens": .number(usage.completionTokens), "total_tokens": .number(usage.totalTokens),
-                "cached_tokens": .number(usage.cacheReadTokens),
+                "cached_tokens": .number(usage.cacheReadTokens), "reasoning_tokens": .number(usage.reasoningTokens),
             ])
         case .finished(let reason):
             finishReason = reason

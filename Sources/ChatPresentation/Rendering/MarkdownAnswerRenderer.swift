@@ -102,14 +102,14 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
     /// long it takes (tests drive `showHeld` themselves).
     init(
         output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle, theme: MarkdownTheme,
-        width: @escaping @Sendable () -> Int, holdBack: Duration? = .milliseconds(100)
+        width: @escaping @Sendable () -> Int, holdBack: Duration? = .milliseconds(100), showsReasoning: Bool = true
     ) {
         shared = Shared(
             stream: MarkdownStream(theme: theme, width: width), output: output,
             holdBack: theme.escapes ? holdBack : nil)
         self.theme = theme
         self.width = width
-        events = AnswerEventRouter(notes: AnswerNotes(sink: notes, style: notesStyle))
+        events = AnswerEventRouter(notes: AnswerNotes(sink: notes, style: notesStyle), showsReasoning: showsReasoning)
         // No style, no open hyperlink, the cursor shown (whatever an interrupted answer left).
         cleanUp = theme.escapes ? theme.reset + theme.closeLink + Array("\u{1B}[?25h".utf8) : []
     }
@@ -118,7 +118,7 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
     /// hyperlinks where the terminal is known to show them, the width read from `fd`.
     public convenience init(
         output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle, fd: Int32,
-        environment: [String: String]
+        environment: [String: String], showsReasoning: Bool = true
     ) {
         let theme = MarkdownTheme(
             escapes: TerminalStyle.takesEscapes(isTerminal: output.isTerminal, environment: environment),
@@ -126,7 +126,7 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
         let fallback = environment["COLUMNS"].flatMap(Int.init).map { $0 > 0 ? $0 : 80 } ?? 80
         self.init(
             output: output, notes: notes, notesStyle: notesStyle, theme: theme,
-            width: { TerminalSize.columns(fd: fd) ?? fallback })
+            width: { TerminalSize.columns(fd: fd) ?? fallback }, showsReasoning: showsReasoning)
     }
 
     /// The request is on its way: rendering's first-use costs are paid now (`warmUp`), while the

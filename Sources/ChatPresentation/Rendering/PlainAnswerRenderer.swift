@@ -10,10 +10,13 @@ public final class PlainAnswerRenderer: AnswerRenderer {
     public var outputClosed: Bool { events.outputClosed }
     private var endsWithNewline = true
 
-    /// Answers go to `output`; reasoning and retry notes to `notes`, styled with `notesStyle`.
-    public init(output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle) {
+    /// Answers go to `output`; reasoning (unless `showsReasoning` is false) and retry notes to
+    /// `notes`, styled with `notesStyle`.
+    public init(
+        output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle, showsReasoning: Bool = true
+    ) {
         self.output = output
-        events = AnswerEventRouter(notes: AnswerNotes(sink: notes, style: notesStyle))
+        events = AnswerEventRouter(notes: AnswerNotes(sink: notes, style: notesStyle), showsReasoning: showsReasoning)
     }
 
     public func render(_ event: ChatEvent) {

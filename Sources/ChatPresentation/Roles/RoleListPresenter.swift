@@ -49,6 +49,7 @@ public struct RoleListPresenter {
         switch value {
         case .wholeNumber(let number): String(number)
         case .number(let number): ErrorWording.plain(number)
+        case .effort(let level): level.rawValue
         }
     }
 }

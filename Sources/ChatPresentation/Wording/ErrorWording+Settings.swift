@@ -32,6 +32,9 @@ extension ErrorWording {
         case .onlyForProvider(let key, let source, let provider, let inUse):
             return "\(key) (from \(source.name)) is for the \(provider) provider; this run's is \(inUse) (choose one "
                 + "with \"provider\" in the config, or --profile \(provider))"
+        case .exclusive(let first, let firstSource, let second, let secondSource):
+            return "\(first) (from \(firstSource.name)) and \(second) (from \(secondSource.name)) both say how much a "
+                + "model thinks: give one of them"
         case .noToolServer(let name, let source, let known):
             let hint = NearestName.to(name, among: known).map { "did you mean \($0)? " } ?? ""
             guard !known.isEmpty else {

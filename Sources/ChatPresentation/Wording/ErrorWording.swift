@@ -28,6 +28,11 @@ public enum ErrorWording {
         where message.contains("response_format") || message.contains("json_schema"):
             // Only a request with a schema (`--schema`) has a `response_format` to reject.
             return "\(status) bad request: \(message) (this server does not take a JSON schema; try without --schema)"
+        case .badRequest(let status, let message) where message.lowercased().contains("effort"):
+            // `reasoning_effort`, `reasoning.effort`, `output_config.effort`: only `--effort` (or
+            // a config's `effort`) sends one.
+            return "\(status) bad request: \(message) (this model does not take that effort: "
+                + "try another --effort level, or a profile without effort)"
         case .badRequest(let status, let message):
             return "\(status) bad request: \(message)"
         case .server(let status, let message):
@@ -222,6 +227,16 @@ public enum ErrorWording {
     }
 
     /// The note when parts of the conversation were sent to `provider` as text.
+    /// The note for what a provider changed of a request.
+    public static func line(for notice: RequestNotice) -> String {
+        switch notice {
+        case .budgetAsEffort(let tokens, let effort, let model):
+            return
+                "\(ServerText.line(model, limit: 60)) takes an effort, not a thinking budget: --thinking \(tokens) was "
+                + "asked for as --effort \(effort.rawValue)"
+        }
+    }
+
     public static func sentAsTextNote(provider: String) -> String {
         "the \(provider) provider cannot take some parts of this conversation as they are (tool calls and results "
             + "with no tools offered now, or another provider's calls, thinking or images in tool results): they were "

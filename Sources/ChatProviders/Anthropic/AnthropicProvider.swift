@@ -7,6 +7,11 @@ import ChatSystem
 /// Server-Sent Events (`AnthropicStreamDecoder`) or one JSON message; errors as
 /// `{"type": "error", "error": {"type", "message"}}`; models from `GET /models`, a page at a time.
 /// The key goes in `x-api-key` (`ServerGPTRepository` sets the placement; the engine writes it).
+///
+/// Thinking is asked for in the form the model takes (`AnthropicModels`, or the profile's
+/// `thinking_form`): adaptive with an effort, or a budget. When the server answers 400 that the
+/// other form is needed, the request is sent once more in that form, which is kept for the rest
+/// of the run.
 struct AnthropicProvider: ChatProvider {
     /// The API version every request names.
     static let apiVersion = "2023-06-01"
@@ -15,18 +20,36 @@ struct AnthropicProvider: ChatProvider {
 
     /// The thinking budget asked for (`thinking_budget`), if any.
     var thinkingBudget: Int? = nil
+    /// The form of thinking the profile asks for (`thinking_form`); nil: as the table says.
+    var thinkingForm: ThinkingForm? = nil
+    /// Whether the person sees thinking (`show_reasoning`): if not, an adaptive model is asked
+    /// for none of its text.
+    var showsThinking = true
     /// Whether to mark the system prompt and the last user turn for prompt caching (`cache`).
     var cache = false
     /// Whether the person was told this run that parts of the conversation went as text.
     private let toldSentAsText = OnceFlag()
+    /// Whether the person was told this run that a budget became an effort.
+    private let toldBudgetAsEffort = OnceFlag()
+    /// The form a server asked for after a 400, kept for the run.
+    private let learnedForm = RunMemory<ThinkingForm>()
 
     let chatPath = "/messages"
 
-    /// One request shape: nothing to fall back to.
-    func variant(for request: ChatRequest) {}
+    /// The form of thinking to ask for first: the one a server asked for this run, else the
+    /// profile's, else a budget when only a budget is set and the model takes one, else the
+    /// table's for the model.
+    func variant(for request: ChatRequest) -> ThinkingForm {
+        if let form = learnedForm.learned ?? thinkingForm { return form }
+        let model = AnthropicModels.thinking(of: request.settings.model)
+        let budgetOnly = thinkingBudget != nil && request.settings.sampling[.effort] == nil
+        return budgetOnly && model.takesBudget ? .budget : model.form
+    }
 
-    func chatRequest(for request: ChatRequest, variant: Void) throws(ChatError) -> ProviderRequest {
-        let dto = try MessagesRequestDTO(request, thinkingBudget: thinkingBudget, cache: cache)
+    func chatRequest(for request: ChatRequest, variant form: ThinkingForm) throws(ChatError) -> ProviderRequest {
+        let asked = AnthropicThinking.asked(
+            effort: request.settings.sampling[.effort]?.effort, budget: thinkingBudget, form: form)
+        let dto = try MessagesRequestDTO(request, thinking: asked?.0, showsThinking: showsThinking, cache: cache)
         guard let body = dto.jsonBytes else {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }
@@ -35,12 +58,38 @@ struct AnthropicProvider: ChatProvider {
             accept: request.settings.stream ? "text/event-stream" : "application/json",
             body: body, headers: Self.headers)
         shaped.sentAsText = dto.sentAsText && toldSentAsText.set()
+        if dto.thinking != nil, let effort = asked?.budgetAsEffort, let tokens = thinkingBudget,
+            toldBudgetAsEffort.set()
+        {
+            shaped.notices = [.budgetAsEffort(tokens: tokens, effort: effort, model: request.settings.model)]
+        }
         return shaped
     }
 
-    func fallback(from variant: Void, after error: ChatError, detail: ServerErrorDetail?) -> Void? { nil }
+    /// The other form of thinking, after a 400 that says the model needs it (the budget form
+    /// refused: "thinking.type.enabled is not supported"; the adaptive form refused: "adaptive
+    /// thinking is not supported").
+    func fallback(from form: ThinkingForm, after error: ChatError, detail: ServerErrorDetail?) -> ThinkingForm? {
+        guard case .badRequest(400, let message) = error else { return nil }
+        let text = (detail?.message ?? message).lowercased()
+        guard text.contains("not supported") || text.contains("does not support") else { return nil }
+        switch form {
+        case .budget where text.contains("thinking.type.enabled") || text.contains("thinking.type.adaptive"):
+            return .adaptive
+        case .adaptive where text.contains("adaptive") && !text.contains("thinking.type.enabled"):
+            return .budget
+        default:
+            return nil
+        }
+    }
 
-    func fallbackWorked(_ variant: Void) {}
+    func fallbackWorked(_ form: ThinkingForm) {
+        learnedForm.learn(form)
+    }
+
+    func fallbackNote(_ form: ThinkingForm) -> String? {
+        "the server asked for the \(form.rawValue) form of thinking: sent again that way, and so for the rest of the run"
+    }
 
     func makeStreamDecoder() -> AnthropicStreamDecoder {
         AnthropicStreamDecoder()

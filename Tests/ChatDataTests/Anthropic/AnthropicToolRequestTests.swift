@@ -21,8 +21,8 @@ private func body(
     settings: ChatSettings = settings
 ) throws -> String {
     let dto = try MessagesRequestDTO(
-        ChatRequest(messages: messages, settings: settings, tools: tools), thinkingBudget: thinkingBudget,
-        cache: false)
+        ChatRequest(messages: messages, settings: settings, tools: tools),
+        thinking: thinkingBudget.map { .budget(tokens: $0) }, cache: false)
     return String(decoding: try #require(dto.jsonBytes), as: UTF8.self)
 }
 
@@ -85,14 +85,23 @@ struct AnthropicToolRequestTests {
                     #""thinking":{"budget_tokens":2048,"type":"enabled"},"#, tools, "}"))
     }
 
-    @Test("without thinking, thinking blocks are not sent")
-    func withoutThinking() throws {
+    @Test("without thinking asked for, an answer's thinking in the tool loop goes back unmodified")
+    func unaskedThinkingInALoop() throws {
+        // An adaptive model may think unasked: the answer that called the tools goes back whole.
         #expect(
             try body(round)
                 == j(
-                    #"{"max_tokens":8192,"messages":["#, question, #",{"content":["#, calls, ",", results,
-                    #"],"role":"user"}],"model":"claude-test","stream":true,"#,
-                    #""system":[{"text":"Be brief.","type":"text"}],"#, tools, "}"))
+                    #"{"max_tokens":8192,"messages":["#, question, ",",
+                    #"{"content":[{"signature":"c2lnMQ==","thinking":"Use the tool.","type":"thinking"},"#,
+                    #"{"data":"ZW5j","type":"redacted_thinking"},"#, calls, ",", results, #"],"role":"user"}],"#,
+                    #""model":"claude-test","stream":true,"system":[{"text":"Be brief.","type":"text"}],"#, tools, "}"))
+        // Once the loop is over (an answer without calls, then a new question), earlier turns'
+        // thinking is not sent without thinking asked for.
+        let next =
+            round + [
+                ChatMessage(role: .assistant, content: "It is noon."), ChatMessage(role: .user, content: "Thanks"),
+            ]
+        #expect(!(try body(next)).contains(#""thinking""#))
     }
 
     @Test("a message after the results joins their user turn, after them; every request carries the tools")

@@ -9,7 +9,7 @@ struct SlashCommandRegistry: Sendable {
         RoleCommand(), SchemaCommand(), FileCommand(), FilesCommand(), HistoryCommand(), RetryCommand(),
         AnswersCommand(),
         UndoCommand(), EditCommand(), ForkCommand(), SaveCommand(), LoadCommand(), UsageCommand(),
-        ConversationsCommand(), ResumeCommand(), TitleCommand(), CopyCommand(), ToolsCommand(),
+        ConversationsCommand(), ResumeCommand(), TitleCommand(), CopyCommand(), ToolsCommand(), ReasoningCommand(),
     ])
 
     /// The command called `name` (any case), by one of its names or aliases.

@@ -16,7 +16,7 @@ struct UsageCommand: SlashCommand {
             total += usage.totalTokens
             lines.append(
                 "turn \(turn): \(usage.promptTokens) prompt + \(usage.completionTokens) completion = \(usage.totalTokens)"
-                    + Self.cacheText(usage))
+                    + Self.cacheText(usage) + Self.reasoningText(usage))
         }
         guard !lines.isEmpty else {
             context.note("no usage reported yet (some servers send none)")
@@ -25,6 +25,11 @@ struct UsageCommand: SlashCommand {
         lines.append("total: \(total) tokens over \(Counted.text(lines.count, "turn"))")
         context.say(lines.joined(separator: "\n") + "\n")
         return .proceed
+    }
+
+    /// Of the completion, the tokens spent reasoning, when the server said: `, 120 reasoning`.
+    static func reasoningText(_ usage: TokenUsage) -> String {
+        usage.reasoningTokens.map { " (\($0) of them reasoning)" } ?? ""
     }
 
     /// What the prompt cache did, when the server said: ` (cache: 3000 read, 200 written)`.

@@ -101,15 +101,26 @@ struct MessagesRequestDTO: JSONFields, Equatable {
         static let fields: [JSONField<Self>] = [JSONField("type", { $0.type }, { $0.type = $1 })]
     }
 
-    /// `{"type": "enabled", "budget_tokens": N}`: extended thinking with that budget.
+    /// `{"type": "enabled", "budget_tokens": N}` (extended thinking with that budget), or
+    /// `{"type": "adaptive", "display": "summarized"}` (the model decides, with the request's
+    /// `output_config.effort`; `display` says whether its thinking text comes back).
     struct ThinkingDTO: JSONFields, Equatable {
         var type = "enabled"
-        var budget_tokens = 0
+        var budget_tokens: Int?
+        var display: String?
 
         static let fields: [JSONField<Self>] = [
-            JSONField("budget_tokens", { $0.budget_tokens }, { $0.budget_tokens = $1 }),
+            JSONField("budget_tokens", optional: { $0.budget_tokens }, { $0.budget_tokens = $1 }),
+            JSONField("display", optional: { $0.display }, { $0.display = $1 }),
             JSONField("type", { $0.type }, { $0.type = $1 }),
         ]
+    }
+
+    /// `{"effort": "high"}`: how hard an adaptive model thinks.
+    struct OutputConfigDTO: JSONFields, Equatable {
+        var effort = ""
+
+        static let fields: [JSONField<Self>] = [JSONField("effort", { $0.effort }, { $0.effort = $1 })]
     }
 
     var model = ""
@@ -121,6 +132,7 @@ struct MessagesRequestDTO: JSONFields, Equatable {
     var temperature: Double?
     var top_p: Double?
     var thinking: ThinkingDTO?
+    var output_config: OutputConfigDTO?
     /// The tools offered; nil for none.
     var tools: [ToolDTO]?
     var tool_choice: ToolChoiceDTO?
@@ -136,6 +148,7 @@ struct MessagesRequestDTO: JSONFields, Equatable {
         JSONField("temperature", optional: { $0.temperature }, { $0.temperature = $1 }),
         JSONField("top_p", optional: { $0.top_p }, { $0.top_p = $1 }),
         JSONField("thinking", optional: { $0.thinking }, { $0.thinking = $1 }),
+        JSONField("output_config", optional: { $0.output_config }, { $0.output_config = $1 }),
         JSONField("tools", optional: { $0.tools }, { $0.tools = $1 }),
         JSONField("tool_choice", optional: { $0.tool_choice }, { $0.tool_choice = $1 }),
     ].sortedByName()

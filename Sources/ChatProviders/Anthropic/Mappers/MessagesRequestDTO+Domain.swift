@@ -11,13 +11,16 @@ extension MessagesRequestDTO {
 
     /// The wire form of `request`: system messages joined into the top-level `system`, the others
     /// as user and assistant turns of content blocks (`MessagesRequestDTO+Messages`); the tools
-    /// offered; `max_tokens` always (raised above `thinkingBudget` when thinking is asked for);
+    /// offered; `max_tokens` always (raised above a thinking budget); thinking as `plan` says
+    /// (adaptive with an effort, or a budget; `showsThinking` false asks for none of its text);
     /// with `cache`, the system prompt and the last user turn marked for caching. A response
     /// schema is asked for as a forced call of the `answer` tool. Throws
     /// `ChatError.unsupportedSetting` for a sampling parameter the Messages API does not take,
     /// and `ChatError.unsupportedSettings` for a schema with thinking (which forbids forcing a
     /// tool).
-    init(_ request: ChatRequest, thinkingBudget: Int?, cache: Bool) throws(ChatError) {
+    init(_ request: ChatRequest, thinking plan: AnthropicThinking?, showsThinking: Bool = true, cache: Bool)
+        throws(ChatError)
+    {
         let settings = request.settings
         self.init()
         model = settings.model
@@ -28,20 +31,27 @@ extension MessagesRequestDTO {
             switch parameter {
             case .temperature: temperature = value.number
             case .topP: top_p = value.number
-            case .maxTokens: maxTokens = value.wholeNumber ?? Int(value.number)
+            case .maxTokens: maxTokens = value.wholeNumber ?? Int(value.number ?? 0)
             case .seed: throw .unsupportedSetting(name: "seed", provider: ProviderKind.anthropic.rawValue)
+            case .effort: continue  // in `plan`
             }
         }
         // A turn that began without thinking (another provider's, or before thinking was asked
         // for) goes on without it: the API keeps one thinking setting for a whole turn.
-        let thinkingBudget = Self.continuesTurnWithoutThinking(request.messages) ? nil : thinkingBudget
-        if let thinkingBudget {
-            if settings.responseSchema != nil {
-                throw .unsupportedSettings(
-                    name: "schema", other: "thinking_budget", provider: ProviderKind.anthropic.rawValue)
-            }
-            thinking = ThinkingDTO(budget_tokens: thinkingBudget)
-            if maxTokens <= thinkingBudget { maxTokens = thinkingBudget + Self.defaultMaxTokens }
+        let plan = Self.continuesTurnWithoutThinking(request.messages) ? nil : plan
+        if let plan, settings.responseSchema != nil {
+            let other = settings.sampling[.effort] != nil ? "effort" : "thinking_budget"
+            throw .unsupportedSettings(name: "schema", other: other, provider: ProviderKind.anthropic.rawValue)
+        }
+        switch plan {
+        case .adaptive(let effort)?:
+            thinking = ThinkingDTO(type: "adaptive", display: showsThinking ? "summarized" : "omitted")
+            output_config = OutputConfigDTO(effort: effort)
+        case .budget(let tokens)?:
+            thinking = ThinkingDTO(type: "enabled", budget_tokens: tokens)
+            if maxTokens <= tokens { maxTokens = tokens + Self.defaultMaxTokens }
+        case nil:
+            break
         }
         max_tokens = maxTokens
         let systemText = request.messages.filter { $0.role == .system }.map(\.content).filter { !$0.isEmpty }
@@ -62,11 +72,30 @@ extension MessagesRequestDTO {
             tool_choice = ToolChoiceDTO(name: Self.answerToolName)
         }
         tools = offered.isEmpty ? nil : offered
+        // Thinking blocks go back with the answers of a request that asks for thinking, and, when
+        // it does not, with those of the tool loop it goes on with: a model may think unasked, and
+        // what it sent in a tool loop must go back unmodified. (Without tools the loop's calls go
+        // as text: no longer a loop.)
+        let keepsThinkingFrom =
+            thinking != nil ? 0 : tools != nil ? Self.openTurnStart(request.messages) : request.messages.count
         messages = Self.messages(
-            request.messages, keepsThinking: thinking != nil, takesTools: tools != nil, sentAsText: &sentAsText)
+            request.messages, keepsThinkingFrom: keepsThinkingFrom, takesTools: tools != nil, sentAsText: &sentAsText)
         if cache, let last = messages.lastIndex(where: { $0.role == "user" }), !messages[last].content.isEmpty {
             messages[last].content[messages[last].content.count - 1].cache_control = CacheControlDTO()
         }
+    }
+
+    /// Where the turn a request goes on with starts (the index in `messages` of its first
+    /// answer), when the request goes on with a tool loop (it ends with results, or with a
+    /// message that joins their turn on the wire); else past the end.
+    private static func openTurnStart(_ messages: [ChatMessage]) -> Int {
+        func opensTurn(_ index: Int) -> Bool {
+            messages[index].role == .user && (index == 0 || messages[index - 1].role != .tool)
+        }
+        guard let last = messages.indices.last, messages[last].role != .assistant, !opensTurn(last) else {
+            return messages.count
+        }
+        return messages.indices.last(where: opensTurn).map { $0 + 1 } ?? 0
     }
 
     /// Whether `messages` go on with a tool loop (they end with tool results, or with a message

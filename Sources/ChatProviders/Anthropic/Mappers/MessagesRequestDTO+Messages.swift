@@ -9,17 +9,18 @@ import ChatJSON
 /// conversation continued without them), a call whose arguments are not a JSON object, and a
 /// call left without a result or a result without its call (another provider's history).
 extension MessagesRequestDTO {
-    /// The turns; `sentAsText` is set when anything went as text.
+    /// The turns; the answers from index `keepsThinkingFrom` on keep their thinking blocks;
+    /// `sentAsText` is set when anything went as text.
     static func messages(
-        _ messages: [ChatMessage], keepsThinking: Bool, takesTools: Bool, sentAsText: inout Bool
+        _ messages: [ChatMessage], keepsThinkingFrom: Int, takesTools: Bool, sentAsText: inout Bool
     ) -> [MessageDTO] {
-        var turns = Turns(keepsThinking: keepsThinking, takesTools: takesTools)
+        var turns = Turns(takesTools: takesTools)
         turns.wire.reserveCapacity(messages.count)
-        for message in messages {
+        for (index, message) in messages.enumerated() {
             switch message.role {
             case .system: continue
             case .user: turns.add(userBlocks(message))
-            case .assistant: turns.add(answer: message)
+            case .assistant: turns.add(answer: message, keepsThinking: index >= keepsThinkingFrom)
             case .tool: turns.add(results: message.toolResults)
             }
         }
@@ -40,7 +41,6 @@ extension MessagesRequestDTO {
             var message: Int
         }
 
-        let keepsThinking: Bool
         let takesTools: Bool
         var wire: [MessageDTO] = []
         var sentAsText = false
@@ -48,8 +48,7 @@ extension MessagesRequestDTO {
         private var waiting: [SentCall] = []
         private var asText: [(id: String, name: String)] = []
 
-        init(keepsThinking: Bool, takesTools: Bool) {
-            self.keepsThinking = keepsThinking
+        init(takesTools: Bool) {
             self.takesTools = takesTools
         }
 
@@ -59,12 +58,22 @@ extension MessagesRequestDTO {
             append(blocks, role: "user")
         }
 
-        /// An answer: its thinking (when kept), text, images and calls, in order.
-        mutating func add(answer: ChatMessage) {
+        /// An answer: its thinking (when kept; another provider's reasoning as text), text,
+        /// images and calls, in order.
+        mutating func add(answer: ChatMessage, keepsThinking: Bool) {
             closeRound()
             var blocks: [BlockDTO] = []
             for part in answer.parts {
                 switch part {
+                case .thinking(.encryptedReasoning(let summary, let content)):
+                    // Another provider's reasoning: its summary as text, when kept.
+                    if keepsThinking,
+                        let text = ThinkingBlock.encryptedReasoning(summary: summary, content: content)
+                            .textForAnotherProvider
+                    {
+                        blocks.append(BlockDTO(type: "text", text: text))
+                        sentAsText = true
+                    }
                 case .thinking(let block):
                     if keepsThinking { blocks.append(MessagesRequestDTO.thinkingBlock(block)) }
                 case .text(let text):
@@ -166,6 +175,7 @@ extension MessagesRequestDTO {
         switch block {
         case .signed(let text, let signature): BlockDTO(type: "thinking", thinking: text, signature: signature)
         case .redacted(let data): BlockDTO(type: "redacted_thinking", data: data)
+        case .encryptedReasoning: BlockDTO(type: "text", text: block.textForAnotherProvider ?? "")
         }
     }
 

@@ -17,10 +17,23 @@ struct UsageDTO: JSONObjectDTO, Equatable {
         }
     }
 
+    /// `completion_tokens_details`: of the answer, what the model spent reasoning.
+    struct CompletionDetailsDTO: JSONObjectDTO, Equatable {
+        var reasoning_tokens: Int?
+
+        mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
+            switch key {
+            case "reasoning_tokens": try reader.read(&reasoning_tokens)
+            default: try reader.skipValue()
+            }
+        }
+    }
+
     var prompt_tokens: Int?
     var completion_tokens: Int?
     var total_tokens: Int?
     var prompt_tokens_details: PromptDetailsDTO?
+    var completion_tokens_details: CompletionDetailsDTO?
 
     mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
         switch key {
@@ -28,6 +41,7 @@ struct UsageDTO: JSONObjectDTO, Equatable {
         case "completion_tokens": try reader.read(&completion_tokens)
         case "total_tokens": try reader.read(&total_tokens)
         case "prompt_tokens_details": try reader.read(&prompt_tokens_details)
+        case "completion_tokens_details": try reader.read(&completion_tokens_details)
         default: try reader.skipValue()
         }
     }

@@ -9,7 +9,7 @@ extension ChatCompletionRequestDTO {
             messages: Self.messages(request.messages),
             stream: settings.stream,
             stream_options: settings.stream && includeUsage ? StreamOptionsDTO(include_usage: true) : nil,
-            sampling: settings.sampling,
+            sampling: Self.wireSampling(settings.sampling),
             response_format: settings.responseSchema.map {
                 ResponseFormatDTO(json_schema: ResponseFormatDTO.JSONSchemaDTO(name: $0.name, schema: $0.schema))
             },
@@ -28,6 +28,14 @@ extension ChatCompletionRequestDTO {
                     result.content.contains { if case .image = $0 { true } else { false } }
                 }
         }
+    }
+
+    /// The sampling values as this API takes them: an effort of `max` as `xhigh`, its highest.
+    private static func wireSampling(_ sampling: SamplingValues) -> SamplingValues {
+        guard sampling[.effort] == .effort(.max) else { return sampling }
+        var wire = sampling
+        wire[.effort] = .effort(.xhigh)
+        return wire
     }
 
     /// The wire's messages: one for each message, but a message of tool results (`Role.tool`),
@@ -88,13 +96,10 @@ extension ChatCompletionRequestDTO.MessageDTO {
         return (thinking + (message.content.isEmpty ? [] : [message.content])).joined(separator: "\n\n")
     }
 
-    /// Another provider's thinking blocks as they go here, as text: each signed block with text
-    /// (a redacted block's opaque data, and an empty block, are left out: nothing of them is
-    /// sent, so nothing is said of them).
+    /// Another provider's thinking blocks as they go here, as text: each signed block with text,
+    /// each reasoning item's summary (a redacted block's or an encrypted item's opaque data, and
+    /// an empty block, are left out: nothing of them is sent, so nothing is said of them).
     static func thinkingTexts(_ message: ChatMessage) -> [String] {
-        message.thinkingBlocks.compactMap { block -> String? in
-            guard case .signed(let text, _) = block, !text.isEmpty else { return nil }
-            return "[thinking: \(text)]"
-        }
+        message.thinkingBlocks.compactMap(\.textForAnotherProvider)
     }
 }

@@ -8,7 +8,8 @@ extension UsageDTO {
             promptTokens: prompt_tokens ?? 0,
             completionTokens: completion_tokens ?? 0,
             totalTokens: total_tokens,
-            cacheReadTokens: prompt_tokens_details?.cached_tokens
+            cacheReadTokens: prompt_tokens_details?.cached_tokens,
+            reasoningTokens: completion_tokens_details?.reasoning_tokens
         )
     }
 }

@@ -1,0 +1,22 @@
+import Synchronization
+
+/// Whether answers show the model's reasoning (`show_reasoning`, `--hide-reasoning`); the REPL's
+/// `/reasoning on|off` changes it, and each answer's renderer reads it when the answer starts.
+/// `--json` keeps its reasoning events either way.
+public final class ReasoningSwitch: Sendable {
+    private let shown: Mutex<Bool>
+
+    public init(shown: Bool) {
+        self.shown = Mutex(shown)
+    }
+
+    /// Whether reasoning is shown.
+    public var isOn: Bool {
+        shown.withLock { $0 }
+    }
+
+    /// Shows reasoning, or hides it.
+    public func set(_ on: Bool) {
+        shown.withLock { $0 = on }
+    }
+}

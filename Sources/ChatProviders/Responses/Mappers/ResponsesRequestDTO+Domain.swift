@@ -1,0 +1,154 @@
+import ChatDomain
+import ChatHTTP
+
+extension ResponsesRequestDTO {
+    /// The wire form of `request`: system messages as `instructions`; the conversation as input
+    /// items (earlier answers as assistant messages, their reasoning items and function calls,
+    /// each without the server's ids; tool results as `function_call_output`); sampling where
+    /// the API has it; `reasoning` (and the encrypted reasoning asked for, when
+    /// `includeEncrypted`) when an effort is set or the model reasons; the tools offered; a
+    /// schema as `text.format`. Throws `ChatError.unsupportedSetting` for a parameter the API
+    /// does not take.
+    init(_ request: ChatRequest, includeEncrypted: Bool, showsReasoning: Bool) throws(ChatError) {
+        let settings = request.settings
+        self.init()
+        model = settings.model
+        stream = settings.stream
+        var effort: ReasoningEffort?
+        for parameter in SamplingParameter.allCases {
+            guard let value = settings.sampling[parameter] else { continue }
+            switch parameter {
+            case .temperature: temperature = value.number
+            case .topP: top_p = value.number
+            case .maxTokens: max_output_tokens = value.wholeNumber ?? Int(value.number ?? 0)
+            case .seed: throw .unsupportedSetting(name: "seed", provider: ProviderKind.openAIResponses.rawValue)
+            case .effort: effort = value.effort
+            }
+        }
+        if effort != nil || OpenAIModels.reasons(settings.model) {
+            // `max` is this API's `xhigh`, its highest.
+            reasoning = ReasoningDTO(
+                effort: effort.map { $0 == .max ? "xhigh" : $0.rawValue },
+                summary: showsReasoning && effort != ReasoningEffort.none ? "auto" : nil)
+            if includeEncrypted { include = ["reasoning.encrypted_content"] }
+        }
+        let system = request.messages.filter { $0.role == .system }.map(\.content).filter { !$0.isEmpty }
+        instructions = system.isEmpty ? nil : system.joined(separator: "\n\n")
+        let offered = request.tools.map {
+            ToolDTO(
+                name: $0.name, description: $0.description.isEmpty ? nil : $0.description, parameters: $0.parameters)
+        }
+        tools = offered.isEmpty ? nil : offered
+        if let schema = settings.responseSchema {
+            text = TextDTO(format: TextDTO.FormatDTO(name: schema.name, schema: schema.schema))
+        }
+        var items = Items(takesTools: tools != nil)
+        for message in request.messages {
+            switch message.role {
+            case .system: continue
+            case .user: items.add(user: message)
+            case .assistant: items.add(answer: message)
+            case .tool: items.add(results: message.toolResults)
+            }
+        }
+        input = items.wire
+        sentAsText = items.sentAsText
+    }
+
+    /// The input items as they are written, and the calls sent as `function_call` items.
+    private struct Items {
+        let takesTools: Bool
+        var wire: [ItemDTO] = []
+        var sentAsText = false
+        private var sentCalls: [String: String] = [:]
+
+        init(takesTools: Bool) {
+            self.takesTools = takesTools
+        }
+
+        /// A person's message: its text, then each image (a note where its bytes are gone).
+        mutating func add(user message: ChatMessage) {
+            var parts = message.content.isEmpty ? [] : [PartDTO(type: "input_text", text: message.content)]
+            for image in message.images {
+                guard let data = image.data else {
+                    parts.append(PartDTO(type: "input_text", text: image.unavailableNote))
+                    continue
+                }
+                parts.append(
+                    PartDTO(
+                        type: "input_image", image_url: "data:\(image.mimeType);base64," + Base64.encode(data),
+                        detail: "auto"))
+            }
+            guard !parts.isEmpty else { return }
+            wire.append(ItemDTO(type: "message", role: "user", content: parts))
+        }
+
+        /// An answer: its reasoning items (this API's, sent back whole; another provider's
+        /// thinking as text), its text as an assistant message, its calls as `function_call`
+        /// items (as text when no tools are offered), in the order they came.
+        mutating func add(answer: ChatMessage) {
+            var text = ""
+            func flush() {
+                guard !text.isEmpty else { return }
+                wire.append(
+                    ItemDTO(type: "message", role: "assistant", content: [PartDTO(type: "output_text", text: text)]))
+                text = ""
+            }
+            for part in answer.parts {
+                switch part {
+                case .thinking(.encryptedReasoning(let summary, let content)):
+                    // Without its encrypted content an item cannot go back (its id is not kept).
+                    guard !content.isEmpty else { continue }
+                    flush()
+                    wire.append(
+                        ItemDTO(
+                            type: "reasoning", summary: summary.map { SummaryDTO(text: $0) }, encrypted_content: content
+                        ))
+                case .thinking(let block):
+                    if let shown = block.textForAnotherProvider {
+                        text += (text.isEmpty ? "" : "\n\n") + shown
+                        sentAsText = true
+                    }
+                case .text(let piece):
+                    text += piece
+                case .image(let image):
+                    text += image.unavailableNote
+                case .toolCall(let call):
+                    guard takesTools else {
+                        text += "[tool call: \(call.name) \(call.argumentsText)]"
+                        sentAsText = true
+                        continue
+                    }
+                    flush()
+                    sentCalls[call.id] = call.name
+                    wire.append(
+                        ItemDTO(type: "function_call", call_id: call.id, name: call.name, arguments: call.argumentsText)
+                    )
+                case .toolResult:
+                    continue
+                }
+            }
+            flush()
+        }
+
+        /// Results: a `function_call_output` for each call sent as a `function_call`; the others
+        /// as text in a user message.
+        mutating func add(results: [ToolResult]) {
+            var texts: [String] = []
+            for result in results {
+                if sentCalls.removeValue(forKey: result.callID) != nil {
+                    wire.append(ItemDTO(type: "function_call_output", call_id: result.callID, output: result.text))
+                } else {
+                    texts.append("[tool \(result.isError ? "error" : "result"): \(result.text)]")
+                    sentAsText = true
+                }
+            }
+            if !texts.isEmpty {
+                wire.append(
+                    ItemDTO(
+                        type: "message", role: "user",
+                        content: [PartDTO(type: "input_text", text: texts.joined(separator: "\n"))]))
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import ChatDomain
+import ChatHTTP
+import ChatJSON
+
+/// Turns the events of a Responses stream into `ChatEvent`s, by each event's `type` (servers
+/// that leave out the `event:` line are read alike): answer text (`response.output_text.delta`),
+/// a refusal as answer text, reasoning summaries as reasoning (a blank line between two parts),
+/// each reasoning item whole when it is done (to go back in a tool loop, when it carries its
+/// encrypted reasoning), the function calls when their items are done (handed on together at the
+/// end), and the end: `response.completed`, `response.incomplete` (`max_output_tokens` is the
+/// "cut off" of `length`), `response.failed` and `error`. Other events are ignored.
+struct ResponsesStreamDecoder: StreamEventDecoder {
+    /// The stream said it is over (`[DONE]`, which some servers send after the last event).
+    private(set) var isDone = false
+    /// The response ended (completed or incomplete).
+    private(set) var ended = false
+    private var calls: [ToolCall] = []
+    /// The summary part the reasoning text shown is in.
+    private var summaryIndex: Int?
+
+    var isComplete: Bool { ended || isDone }
+
+    mutating func decode(_ event: RawSSEEvent, _ emit: (ChatEvent) -> Void) throws(ChatError) {
+        guard !isDone else { return }
+        if let legacy = event.legacyError { throw .streamError(message: legacy.trimmingASCIIWhitespace()) }
+        let data = event.data
+        if data.isEmpty || ended { return }
+        if data.hasBytes(of: "[DONE]") {
+            isDone = true
+            return
+        }
+        let decoded: ResponsesEventDTO?
+        do {
+            decoded = try JSONReader.read(ResponsesEventDTO.self, from: data)
+        } catch {
+            throw .malformedResponse("an event is not JSON: \(String(decoding: data.prefix(200), as: UTF8.self))")
+        }
+        guard let decoded else { return }
+        try take(decoded, emit)
+    }
+
+    /// One event, read.
+    private mutating func take(_ event: ResponsesEventDTO, _ emit: (ChatEvent) -> Void) throws(ChatError) {
+        switch event.type {
+        case "response.output_text.delta", "response.refusal.delta":
+            if let delta = event.delta, !delta.isEmpty { emit(.text(delta)) }
+        case "response.reasoning_summary_text.delta":
+            guard let delta = event.delta, !delta.isEmpty else { return }
+            if let index = event.summary_index, let shown = summaryIndex, index != shown { emit(.reasoning("\n\n")) }
+            summaryIndex = event.summary_index ?? summaryIndex ?? 0
+            emit(.reasoning(delta))
+        case "response.output_item.done":
+            guard let item = event.item else { return }
+            take(item, emit)
+        case "response.completed":
+            finish(event.response, reason: "stop", emit)
+        case "response.incomplete":
+            let reason = event.response?.incomplete_details?.reason
+            finish(
+                event.response, reason: reason == "max_output_tokens" || reason == nil ? "length" : reason ?? "length",
+                emit)
+        case "response.failed":
+            throw .streamError(message: event.response?.error?.summary ?? "the response failed")
+        case "error":
+            let code = event.code?.string.map { " (\($0))" } ?? ""
+            throw .streamError(message: (event.message ?? "no message") + code)
+        default:
+            return
+        }
+    }
+
+    /// An output item done: a reasoning item kept whole (when it can go back), a call noted.
+    private mutating func take(_ item: ResponsesItemDTO, _ emit: (ChatEvent) -> Void) {
+        switch item.type {
+        case "reasoning":
+            if let block = Self.thinking(item) { emit(.thinking(block)) }
+        case "function_call":
+            calls.append(ToolCall(id: item.call_id ?? "", name: item.name ?? "", argumentsText: item.arguments ?? ""))
+        default:
+            return
+        }
+    }
+
+    /// The end: the calls (or, when no item said them, those of the response's output), why it
+    /// ended, and the usage.
+    private mutating func finish(_ response: ResponseDTO?, reason: String, _ emit: (ChatEvent) -> Void) {
+        ended = true
+        if calls.isEmpty {
+            for item in response?.output ?? [] where item.type == "function_call" { take(item, emit) }
+        }
+        if !calls.isEmpty { emit(.toolCalls(calls)) }
+        emit(.finished(reason: !calls.isEmpty && reason == "stop" ? "tool_calls" : reason))
+        if let usage = response?.usage?.toDomain() { emit(.usage(usage)) }
+    }
+
+    /// A reasoning item as a thinking block to send back: its summary and encrypted reasoning;
+    /// nil when it has no encrypted reasoning (without it, and with the server keeping nothing,
+    /// it cannot go back).
+    static func thinking(_ item: ResponsesItemDTO) -> ThinkingBlock? {
+        guard let content = item.encrypted_content, !content.isEmpty else { return nil }
+        return .encryptedReasoning(summary: (item.summary ?? []).compactMap(\.text), content: content)
+    }
+}
