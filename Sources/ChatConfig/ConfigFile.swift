@@ -27,16 +27,16 @@ package struct ConfigFile: Equatable {
 
     /// The keys of the file's top level that are not settings, and what each holds: the
     /// configuration page's table says them after the settings (`scripts/docs`).
-    package static let sections: [(key: String, about: String)] = [
-        ("profiles", "Named sets of settings (`--profile NAME`), each an object of the keys above."),
-        ("default_profile", "The profile used when `--profile` names none."),
+    package static let sections: [(key: String, takes: String, about: String)] = [
+        ("profiles", "object", "Named sets of settings (`--profile NAME`), each an object of the keys above."),
+        ("default_profile", "text", "The profile used when `--profile` names none."),
         (
-            "roles",
+            "roles", "object",
             "Named prompts (`--role NAME`, `/role`): each a `prompt`, with `{{input}}` and other placeholders, "
                 + "and settings of its own."
         ),
         (
-            "mcp_servers",
+            "mcp_servers", "object",
             "The MCP servers whose tools `tools` and `-T` may offer, by name: each a `command` (stdio) or a "
                 + "`url` (Streamable HTTP)."
         ),

@@ -41,8 +41,11 @@ enum DocsReference {
             let variables = ProviderKind.allCases.compactMap { provider in
                 provider.environmentVariable(for: setting).map { (provider, $0) }
             }
-            let environment = variables.enumerated().map { index, entry in
-                code(entry.1) + (index == 0 || variables.count == 1 ? "" : " (\(entry.0.rawValue))")
+            // The first provider's variable, then each other provider's that differs from it.
+            let environment = variables.enumerated().filter { index, entry in
+                index == 0 || entry.1 != variables[0].1
+            }.map { index, entry in
+                code(entry.1) + (index == 0 ? "" : " (\(entry.0.rawValue))")
             }.joined(separator: ", ")
             var defaults = setting.defaultValue.flatMap(shown).map(code) ?? ""
             for provider in ProviderKind.allCases {
@@ -52,13 +55,16 @@ enum DocsReference {
             }
             let flag = setting.flag.map { flag in ([flag.shortName].compactMap { $0 } + [flag.longName]).map(code) }
             rows.append(
-                "| " + [
-                    code(setting.key), takes(setting.kind), defaults, environment,
-                    flag?.joined(separator: ", ") ?? "", cell(setting.about),
-                ].joined(separator: " | ") + " |")
+                "| "
+                    + [
+                        code(setting.key), takes(setting.kind), defaults, environment,
+                        flag?.joined(separator: ", ") ?? "", cell(sentence(setting.about)),
+                    ].joined(separator: " | ") + " |")
         }
         for section in ConfigFile.sections {
-            rows.append("| " + [code(section.key), "object", "", "", "", cell(section.about)].joined(separator: " | ") + " |")
+            rows.append(
+                "| " + [code(section.key), section.takes, "", "", "", cell(section.about)].joined(separator: " | ")
+                    + " |")
         }
         return rows.joined(separator: "\n") + "\n"
     }
@@ -89,7 +95,8 @@ enum DocsReference {
     private static func takes(_ kind: SettingKind) -> String {
         switch kind {
         case .text: return "text"
-        case .number(let range): return "number, \(SettingKind.plain(range.lowerBound)) to \(SettingKind.plain(range.upperBound))"
+        case .number(let range):
+            return "number, \(SettingKind.plain(range.lowerBound)) to \(SettingKind.plain(range.upperBound))"
         case .seconds(let range): return "seconds, up to \(SettingKind.plain(range.upperBound))"
         case .wholeNumber(let minimum, _): return "whole number, at least \(minimum)"
         case .boolean: return "`true` or `false`"
@@ -108,6 +115,13 @@ enum DocsReference {
         case .boolean(let truth): return truth ? "true" : "false"
         case .stringMap, .names: return nil
         }
+    }
+
+    /// `text` as a sentence: a capital first, a full stop last (a sampling setting's words are
+    /// `--help`'s, which are neither).
+    private static func sentence(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.uppercased() + text.dropFirst() + (text.hasSuffix(".") ? "" : ".")
     }
 
     private static func code(_ text: String) -> String {

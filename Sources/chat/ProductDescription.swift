@@ -7,8 +7,9 @@ enum ProductDescription {
     /// In one paragraph, plain text (no markup, so every place can show it as it is).
     static let paragraph = """
         chat talks to chat APIs from the terminal: any server that speaks OpenAI's Chat Completions \
-        (OpenAI, OpenRouter, Groq, Azure, Ollama, llama.cpp, vLLM) and Anthropic's Messages API \
-        natively. It streams the answer to standard output as it is generated, as plain text for \
+        (OpenAI, OpenRouter, Groq, Azure, Ollama, llama.cpp, vLLM), OpenAI's Responses API, and \
+        Anthropic's Messages API natively, with a model's reasoning shown as it thinks and one \
+        --effort for how hard it does. It streams the answer to standard output as it is generated, as plain text for \
         pipes and as Markdown on a terminal; it keeps one-shot questions and REPL conversations in a \
         crash-safe, searchable history; it lets the model call the tools of MCP servers, each call \
         only with the person's consent; and with no API key at all it answers with a small model \
