@@ -32,8 +32,6 @@ public struct ResolvedSettings: Sendable {
     public var notes: [SettingsNote] = []
     /// When answers are rendered as Markdown.
     public var render = RenderMode.auto
-    /// Whether the model's reasoning is shown (`show_reasoning`, `--hide-reasoning`).
-    public var showReasoning = true
     /// The MCP servers whose tools the run offers, and how their calls run.
     public var tools = ToolSettings()
 

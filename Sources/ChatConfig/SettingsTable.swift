@@ -1,4 +1,5 @@
 import ChatCatalogue
+import ChatDomain
 import ChatHTTP
 
 /// Every config key, once. `ConfigLevel` reads a level of the file by it, `SettingOverrides`
@@ -127,10 +128,8 @@ public enum SettingsTable {
                 + "`budget` (a number of tokens), whatever chat's table of models says."),
         Setting(
             "show_reasoning", .boolean, default: .boolean(true),
-            to: { settings, shows in
-                settings.showReasoning = shows
-                settings.server.showsReasoning = shows
-            }, flag: .switch("show no reasoning (a model's thinking stays off the screen)", long: "hide-reasoning"),
+            to: { $0.server.reasoning = ReasoningSwitch(shown: $1) },
+            flag: .switch("show no reasoning (a model's thinking stays off the screen)", long: "hide-reasoning"),
             about:
                 "Whether the model's reasoning is shown (dimmed, on stderr); false also asks a provider that can "
                 + "be asked not to send it."),

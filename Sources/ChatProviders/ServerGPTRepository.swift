@@ -22,7 +22,7 @@ public struct ServerGPTRepository: GPTRepository {
             connectAhead = { runner.preconnect() }
         case .openAIResponses:
             let runner = RequestRunner(
-                server: server, client: transport, provider: ResponsesProvider(showsReasoning: server.showsReasoning),
+                server: server, client: transport, provider: ResponsesProvider(reasoning: server.reasoning),
                 readingExecutor: readingExecutor)
             self.runner = runner
             connectAhead = { runner.preconnect() }
@@ -33,7 +33,7 @@ public struct ServerGPTRepository: GPTRepository {
                 server: server, client: transport,
                 provider: AnthropicProvider(
                     thinkingBudget: server.thinkingBudget, thinkingForm: server.thinkingForm,
-                    showsThinking: server.showsReasoning, cache: server.promptCaching),
+                    reasoning: server.reasoning, cache: server.promptCaching),
                 readingExecutor: readingExecutor)
             self.runner = runner
             connectAhead = { runner.preconnect() }

@@ -66,7 +66,7 @@ struct SessionBuilder {
         session.tools = tools?.repl
         session.codeOnly = options.codeOnly
         session.json = options.json
-        session.reasoning = ReasoningSwitch(shown: settings.showReasoning)
+        session.reasoning = settings.server.reasoning
         if options.continueLast || options.conversationID != nil {
             session.continuing = try await continuing(store)
         }

@@ -17,11 +17,13 @@ import Testing
     /// threads may be blocked by other tests).
     static let executor = ConsumerExecutor(fallback: OwnThreadExecutor.shared)
 
-    /// The head, then each piece after a pause longer than `ResponseChannel.quietNanoseconds`.
+    /// The head, then each piece after a pause longer than `ResponseChannel.quietNanoseconds`:
+    /// long enough, too, for the reader to be waiting on a loaded machine (at 0.05 s, with two
+    /// builds beside the tests on two cores, the first piece was sometimes there before it).
     static func slowServer() throws -> LoopbackServer {
         try LoopbackServer { _, _ in
             [.head(status: 200, headers: [("Content-Type", "text/plain")], chunked: true)]
-                + pieces.flatMap { [ServerStep.pause(0.05), .body($0)] } + [.end]
+                + pieces.flatMap { [ServerStep.pause(0.25), .body($0)] } + [.end]
         }
     }
 

@@ -51,6 +51,13 @@ struct ErrorWordingTests {
                 "429 quota exceeded: m (check your plan and billing; waiting will not help)"
             ),
             (.badRequest(status: 422, message: "m"), "422 bad request: m"),
+            (
+                .badRequest(
+                    status: 400,
+                    message: "Unsupported value: 'reasoning_effort' does not support 'xhigh' with this model."),
+                "400 bad request: Unsupported value: 'reasoning_effort' does not support 'xhigh' with this model. "
+                    + "(this model does not take that effort: try another --effort level, or a profile without effort)"
+            ),
             (.server(status: 502, message: "Bad Gateway"), "502 server error: Bad Gateway"),
             (
                 .connection(.refused, message: "Failed to connect"),
@@ -204,6 +211,16 @@ struct ErrorWordingTests {
         ] as [(HistoryNotice, String)])
     func historyNoticeLine(_ notice: HistoryNotice, _ line: String) {
         #expect(ErrorWording.line(for: notice) == line)
+    }
+
+    @Test func eachRequestNoticeHasItsLine() {
+        #expect(
+            ErrorWording.line(for: .budgetAsEffort(tokens: 10000, effort: .medium, model: "claude-opus-4-7"))
+                == "claude-opus-4-7 takes an effort, not a thinking budget: --thinking 10000 was asked for as "
+                + "--effort medium")
+        #expect(
+            ErrorWording.line(for: .mayThinkUnasked(model: "claude-opus-4-7"))
+                == "--effort none asks claude-opus-4-7 for no thinking, but it decides for itself and may still think")
     }
 
     @Test func unstoredMessagesAreCountedWithTheReasonAndWhereTheyAreKept() {

@@ -205,6 +205,26 @@ struct OneShotPresenterTests {
         #expect(notes.writes == ["chat: error: the answer was cut off: connection reset\n"])
     }
 
+    @Test func aRequestNoticeIsOneNoteLineOnAPipeTooAndTheAnswerStaysClean() async {
+        let output = CapturingSink()
+        let notes = CapturingSink()
+        let stub = StubGPTRepository([
+            .answer([
+                .notice(.budgetAsEffort(tokens: 2048, effort: .low, model: "claude-opus-4-7")), .reasoning("Hmm"),
+                .text("Hi"), .finished(reason: "stop"),
+            ])
+        ])
+
+        let run = await present("Hi", repository: stub, output: output, notes: notes)
+
+        #expect(run.outcome == .answered)
+        #expect(output.text == "Hi\n")
+        #expect(
+            notes.text
+                == "chat: note: claude-opus-4-7 takes an effort, not a thinking budget: --thinking 2048 was asked for "
+                + "as --effort low\n")
+    }
+
     @Test func errorLineAfterReasoningStartsOnALineOfItsOwn() async {
         let notes = CapturingSink(isTerminal: true)
         let stub = StubGPTRepository([.answer([.reasoning("Hmm")], failure: .streamError(message: "overloaded"))])

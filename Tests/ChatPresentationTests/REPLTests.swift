@@ -233,6 +233,31 @@ struct REPLTests {
 
     // MARK: Slash commands
 
+    @Test func reasoningIsHiddenAndShownAgainFromTheNextAnswer() async {
+        let thinks = { (n: Int) -> StubGPTRepository.Script in
+            .answer([.reasoning("thought \(n)"), .text("answer \(n)"), .finished(reason: "stop")])
+        }
+        // Reasoning is shown only on a terminal.
+        let session = Harness(
+            ["one", "/reasoning off", "two", "/reasoning", "/reasoning on", "three", "/reasoning sideways"].map {
+                .line($0)
+            }, answers: [thinks(1), thinks(2), thinks(3)], terminal: true)
+
+        _ = await session.run()
+
+        #expect(session.output.text.contains("answer 1") && session.output.text.contains("answer 3"))
+        #expect(session.notes.text.contains("thought 1"))
+        #expect(!session.notes.text.contains("thought 2"), "hidden after /reasoning off")
+        #expect(session.notes.text.contains("thought 3"))
+        for said in [
+            "reasoning will be hidden", "reasoning is hidden (/reasoning on or off)", "reasoning will be shown",
+            #"/reasoning takes on or off, not "sideways""#,
+        ] {
+            #expect(session.notes.text.contains(said), "\(said)")
+        }
+        #expect(session.requests.count == 3)
+    }
+
     @Test func helpListsEveryCommandOnALineOfItsOwnInTheOutput() async {
         let session = Harness(lines: ["/help"])
 
@@ -808,6 +833,27 @@ struct REPLTests {
         #expect(
             session.outputLines.suffix(2).first
                 == "turn 1: 3210 prompt + 5 completion = 3215 (cache: 3000 read, 200 written)")
+    }
+
+    @Test func usageShowsTheReasoningTokensWhenTheServerCountsSome() async {
+        let session = Harness(
+            lines: ["Hi", "Again", "/usage"],
+            answers: [
+                says(
+                    "4",
+                    usage: TokenUsage(
+                        promptTokens: 20, completionTokens: 300, cacheReadTokens: 10, reasoningTokens: 256)),
+                says("5", usage: TokenUsage(promptTokens: 30, completionTokens: 2, reasoningTokens: 0)),
+            ])
+
+        _ = await session.run()
+
+        #expect(
+            session.outputLines.suffix(3) == [
+                "turn 1: 20 prompt + 300 completion (256 reasoning) = 320 (cache: 10 read)",
+                "turn 2: 30 prompt + 2 completion = 32",
+                "total: 352 tokens over 2 turns",
+            ])
     }
 
     @Test func usageWithoutFiguresFromTheServerSaysSo() async {

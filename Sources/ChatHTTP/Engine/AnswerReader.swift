@@ -115,7 +115,7 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
             let shaped = try runner.provider.chatRequest(for: request, variant: variant)
             if shaped.sentAsText { events.append(.sentAsText(provider: runner.server.provider.rawValue)) }
             events += shaped.notices.map(ChatEvent.notice)
-            attempt = try Attempt(runner: runner, request: shaped)
+            attempt = Attempt(runner: runner, request: shaped)
         } catch {
             failure = error
         }

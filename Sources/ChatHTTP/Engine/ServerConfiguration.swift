@@ -1,3 +1,5 @@
+import ChatDomain
+
 /// Where and how to reach a server, whichever provider's API it speaks.
 public struct ServerConfiguration: Sendable {
     /// The API root, e.g. `https://api.openai.com/v1`, without a trailing slash.
@@ -32,9 +34,9 @@ public struct ServerConfiguration: Sendable {
     /// How to ask an Anthropic model to think (`thinking_form`), when the profile says; nil: as
     /// the provider's table of models says.
     public var thinkingForm: ThinkingForm?
-    /// Whether the person sees the model's reasoning (`show_reasoning`): a provider that can be
-    /// told not to send it is told.
-    public var showsReasoning = true
+    /// Whether the person sees the model's reasoning (`show_reasoning`, `/reasoning`), read as
+    /// each request is made: a provider that can be told not to send it is told.
+    public var reasoning = ReasoningSwitch(shown: true)
     /// Receives request and response diagnostics (`--verbose`), secrets already redacted.
     public var diagnostics: (@Sendable (String) -> Void)?
 

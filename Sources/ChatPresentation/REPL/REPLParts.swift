@@ -86,7 +86,10 @@ extension REPL {
             self.attachmentReader = attachmentReader
             self.attachments = attachments
             self.makeRenderer =
-                makeRenderer ?? { PlainAnswerRenderer(output: output, notes: notes, notesStyle: notesStyle) }
+                makeRenderer ?? {
+                    PlainAnswerRenderer(
+                        output: output, notes: notes, notesStyle: notesStyle, showsReasoning: reasoning.isOn)
+                }
         }
     }
 }

@@ -234,6 +234,10 @@ public enum ErrorWording {
             return
                 "\(ServerText.line(model, limit: 60)) takes an effort, not a thinking budget: --thinking \(tokens) was "
                 + "asked for as --effort \(effort.rawValue)"
+        case .mayThinkUnasked(let model):
+            return
+                "--effort none asks \(ServerText.line(model, limit: 60)) for no thinking, but it decides for itself "
+                + "and may still think"
         }
     }
 

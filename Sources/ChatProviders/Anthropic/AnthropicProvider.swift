@@ -22,15 +22,18 @@ struct AnthropicProvider: ChatProvider {
     var thinkingBudget: Int? = nil
     /// The form of thinking the profile asks for (`thinking_form`); nil: as the table says.
     var thinkingForm: ThinkingForm? = nil
-    /// Whether the person sees thinking (`show_reasoning`): if not, an adaptive model is asked
-    /// for none of its text.
-    var showsThinking = true
+    /// Whether the person sees thinking (`show_reasoning`, `/reasoning`): if not, an adaptive
+    /// model is asked for none of its text.
+    var reasoning = ReasoningSwitch(shown: true)
     /// Whether to mark the system prompt and the last user turn for prompt caching (`cache`).
     var cache = false
     /// Whether the person was told this run that parts of the conversation went as text.
     private let toldSentAsText = OnceFlag()
     /// Whether the person was told this run that a budget became an effort.
     private let toldBudgetAsEffort = OnceFlag()
+    /// Whether the person was told this run that `--effort none` may not stop an adaptive model
+    /// thinking.
+    private let toldNoThinking = OnceFlag()
     /// The form a server asked for after a 400, kept for the run.
     private let learnedForm = RunMemory<ThinkingForm>()
 
@@ -49,7 +52,7 @@ struct AnthropicProvider: ChatProvider {
     func chatRequest(for request: ChatRequest, variant form: ThinkingForm) throws(ChatError) -> ProviderRequest {
         let asked = AnthropicThinking.asked(
             effort: request.settings.sampling[.effort]?.effort, budget: thinkingBudget, form: form)
-        let dto = try MessagesRequestDTO(request, thinking: asked?.0, showsThinking: showsThinking, cache: cache)
+        let dto = try MessagesRequestDTO(request, thinking: asked?.0, showsThinking: reasoning.isOn, cache: cache)
         guard let body = dto.jsonBytes else {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }
@@ -62,6 +65,9 @@ struct AnthropicProvider: ChatProvider {
             toldBudgetAsEffort.set()
         {
             shaped.notices = [.budgetAsEffort(tokens: tokens, effort: effort, model: request.settings.model)]
+        }
+        if form == .adaptive, request.settings.sampling[.effort] == .effort(.none), toldNoThinking.set() {
+            shaped.notices.append(.mayThinkUnasked(model: request.settings.model))
         }
         return shaped
     }

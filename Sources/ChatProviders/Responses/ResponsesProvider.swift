@@ -11,8 +11,9 @@ import ChatSystem
 /// A model that does not reason refuses `include: ["reasoning.encrypted_content"]`: after a 400
 /// that names `include`, the request is sent once more without it, and so for the rest of the run.
 struct ResponsesProvider: ChatProvider {
-    /// Whether the person sees reasoning (`show_reasoning`): if not, no summary is asked for.
-    var showsReasoning = true
+    /// Whether the person sees reasoning (`show_reasoning`, `/reasoning`): if not, no summary is
+    /// asked for.
+    var reasoning = ReasoningSwitch(shown: true)
     private let toldSentAsText = OnceFlag()
     /// The server refused `include`: left out from then on.
     private let includeRefused = RunMemory<Bool>()
@@ -27,7 +28,7 @@ struct ResponsesProvider: ChatProvider {
 
     func chatRequest(for request: ChatRequest, variant: ResponsesRequestVariant) throws(ChatError) -> ProviderRequest {
         let dto = try ResponsesRequestDTO(
-            request, includeEncrypted: variant.includeEncrypted, showsReasoning: showsReasoning)
+            request, includeEncrypted: variant.includeEncrypted, showsReasoning: reasoning.isOn)
         guard let body = dto.jsonBytes else {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }

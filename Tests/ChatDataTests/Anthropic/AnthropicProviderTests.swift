@@ -47,7 +47,7 @@ import Testing
         do {
             try await answer.read { events.append($0) }
         } catch {
-            return (AnthropicStreamDecoderTests.joined(events), error as? ChatError ?? .cancelled)
+            return (AnthropicStreamDecoderTests.joined(events), error)
         }
         return (AnthropicStreamDecoderTests.joined(events), nil)
     }

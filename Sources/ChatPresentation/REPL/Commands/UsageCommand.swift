@@ -15,8 +15,8 @@ struct UsageCommand: SlashCommand {
             guard let usage = message.usage else { continue }
             total += usage.totalTokens
             lines.append(
-                "turn \(turn): \(usage.promptTokens) prompt + \(usage.completionTokens) completion = \(usage.totalTokens)"
-                    + Self.cacheText(usage) + Self.reasoningText(usage))
+                "turn \(turn): \(usage.promptTokens) prompt + \(usage.completionTokens) completion"
+                    + Self.reasoningText(usage) + " = \(usage.totalTokens)" + Self.cacheText(usage))
         }
         guard !lines.isEmpty else {
             context.note("no usage reported yet (some servers send none)")
@@ -27,9 +27,11 @@ struct UsageCommand: SlashCommand {
         return .proceed
     }
 
-    /// Of the completion, the tokens spent reasoning, when the server said: `, 120 reasoning`.
+    /// Of the completion, the tokens spent reasoning, when the server said some were:
+    /// ` (120 reasoning)` (a model that does not reason is reported 0).
     static func reasoningText(_ usage: TokenUsage) -> String {
-        usage.reasoningTokens.map { " (\($0) of them reasoning)" } ?? ""
+        guard let tokens = usage.reasoningTokens, tokens > 0 else { return "" }
+        return " (\(tokens) reasoning)"
     }
 
     /// What the prompt cache did, when the server said: ` (cache: 3000 read, 200 written)`.

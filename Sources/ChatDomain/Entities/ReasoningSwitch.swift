@@ -1,8 +1,9 @@
 import Synchronization
 
 /// Whether answers show the model's reasoning (`show_reasoning`, `--hide-reasoning`); the REPL's
-/// `/reasoning on|off` changes it, and each answer's renderer reads it when the answer starts.
-/// `--json` keeps its reasoning events either way.
+/// `/reasoning on|off` changes it. One switch for the run: each answer's renderer reads it when
+/// the answer starts, and each request asks for reasoning text by it (a provider that can be told
+/// not to send any is told). `--json` keeps its reasoning events either way.
 public final class ReasoningSwitch: Sendable {
     private let shown: Mutex<Bool>
 
