@@ -225,6 +225,23 @@ struct OneShotPresenterTests {
                 + "as --effort low\n")
     }
 
+    @Test func anAnswerWithNoTextIsSaidToBeEmptyOnce() async {
+        // LiteLLM 1.108.7 answered so through /v1/messages: "content": [], 5 output tokens.
+        let notes = CapturingSink()
+        let stub = StubGPTRepository([
+            .answer([.finished(reason: "end_turn"), .usage(TokenUsage(promptTokens: 9, completionTokens: 5))]),
+            .answer([.text("Fine."), .finished(reason: "end_turn")]),
+        ])
+
+        let empty = await present("Hi", repository: stub, output: CapturingSink(), notes: notes)
+        #expect(empty.outcome == .answered)
+        #expect(notes.text == "chat: note: the server's answer has no text (stop reason: end_turn)\n")
+
+        let quiet = CapturingSink()
+        _ = await present("Hi", repository: stub, output: CapturingSink(), notes: quiet)
+        #expect(quiet.writes.isEmpty)
+    }
+
     @Test func errorLineAfterReasoningStartsOnALineOfItsOwn() async {
         let notes = CapturingSink(isTerminal: true)
         let stub = StubGPTRepository([.answer([.reasoning("Hmm")], failure: .streamError(message: "overloaded"))])

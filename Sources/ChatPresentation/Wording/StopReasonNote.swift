@@ -2,20 +2,31 @@ import ChatDomain
 
 /// The note a person reads when an answer ended for a reason that matters (`ChatEvent.finished`):
 /// cut at the token limit (OpenAI's `length`, Anthropic's `max_tokens`), declined (`refusal`),
-/// or paused by the server (`pause_turn`). One line on the notes stream after the answer, every
-/// time (a script sees it too); the exit status stays that of an answer.
+/// or paused by the server (`pause_turn`); or ended as it should with no text at all (a server
+/// that answered nothing, which would otherwise pass without a word). One line on the notes
+/// stream after the answer, every time (a script sees it too); the exit status stays that of an
+/// answer.
 struct StopReasonNote {
     /// The reason the last `.finished` event gave.
     private(set) var reason: String?
+    /// Whether text came after the last tool calls (the answer's own).
+    private var sawText = false
 
-    /// Notes the reason `event` gives, if it is `.finished`.
+    /// Notes the reason `event` gives, if it is `.finished`, and whether the answer has text.
     mutating func take(_ event: ChatEvent) {
-        if case .finished(let reason) = event { self.reason = reason }
+        switch event {
+        case .finished(let reason): self.reason = reason
+        case .text(let piece) where !piece.isEmpty: sawText = true
+        case .toolCalls: sawText = false
+        default: break
+        }
     }
 
     /// The note's line, if the reason is one worth a note.
     var line: String? {
-        reason.flatMap(Self.line(for:))
+        guard let reason else { return nil }
+        if let line = Self.line(for: reason) { return line }
+        return sawText ? nil : "the server's answer has no text (stop reason: \(ServerText.line(reason, limit: 40)))"
     }
 
     /// Writes the note to `sink`, if there is one.
