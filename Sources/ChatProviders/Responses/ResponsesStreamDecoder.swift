@@ -62,8 +62,10 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
         case "response.failed":
             throw .streamError(message: event.response?.error?.summary ?? "the response failed")
         case "error":
-            let code = event.code?.string.map { " (\($0))" } ?? ""
-            throw .streamError(message: (event.message ?? "no message") + code)
+            // Documented with its fields flat; the live API nests them in `error`.
+            let error = ResponseDTO.ErrorDTO(
+                code: event.code ?? event.error?.code, message: event.message ?? event.error?.message)
+            throw .streamError(message: error.summary)
         default:
             return
         }

@@ -250,6 +250,12 @@ import Testing
                 complete: false))
     }
 
+    @Test func anErrorEventWithItsFieldsNestedAsTheLiveAPISendsItThrowsItsMessageAndCode() {
+        Self.expectSameAtEverySplit(
+            ResponsesStreamExamples.nestedError,
+            Outcome(error: .streamError(message: "Too Many Requests (too_many_requests)"), complete: false))
+    }
+
     @Test func unknownEventsAreIgnored() {
         let stream = """
             event: response.queued

@@ -185,6 +185,15 @@ enum ResponsesStreamExamples {
 
         """#
 
+    /// An `error` event as the live API sends it, its fields nested under `error` (captured in
+    /// openai/openai-dotnet#881; also openai-python#2487, zendev-sh/goai#88).
+    static let nestedError = #"""
+        event: error
+        data: {"type":"error","sequence_number":2,"error":{"type":"too_many_requests","code":"too_many_requests","message":"Too Many Requests","param":null}}
+
+
+        """#
+
     /// LiteLLM 1.108.7's stream for a text answer (capture-litellm-responses-stream.txt, the
     /// body), verbatim.
     static let liteLLMText = #"""

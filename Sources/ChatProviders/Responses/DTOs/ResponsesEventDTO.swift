@@ -4,7 +4,8 @@ import ChatJSON
 /// One event of a Responses stream, for what chat reads of it (its `type` says which; the SSE
 /// `event:` line, which some servers leave out, is not needed): a piece of text, refusal or
 /// reasoning summary (`delta`, with the summary part's `summary_index`), an output item done
-/// (`item`), the whole response at its end (`response`), or an error (`message`, `code`).
+/// (`item`), the whole response at its end (`response`), or an error: `message` and `code`
+/// as documented, or nested in `error` as the live API sends them.
 struct ResponsesEventDTO: JSONObjectDTO, Equatable {
     var type: String?
     var delta: String?
@@ -13,6 +14,7 @@ struct ResponsesEventDTO: JSONObjectDTO, Equatable {
     var response: ResponseDTO?
     var message: String?
     var code: JSONValue?
+    var error: ResponseDTO.ErrorDTO?
 
     mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
         switch key {
@@ -23,6 +25,7 @@ struct ResponsesEventDTO: JSONObjectDTO, Equatable {
         case "response": try reader.read(&response)
         case "message": try reader.read(&message)
         case "code": try reader.read(&code)
+        case "error": try reader.read(&error)
         default: try reader.skipValue()
         }
     }
