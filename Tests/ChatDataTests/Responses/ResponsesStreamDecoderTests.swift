@@ -135,6 +135,20 @@ import Testing
         Self.expectSameAtEverySplit(stream, Outcome(events: [.reasoning("Thinking.")], complete: false))
     }
 
+    @Test func twoReasoningItemsSummariesAreSeparatedByABlankLine() {
+        // Each item numbers its summary parts from 0.
+        let stream = """
+            event: response.reasoning_summary_text.delta
+            data: {"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":0,"summary_index":0,"delta":"First."}
+
+            event: response.reasoning_summary_text.delta
+            data: {"type":"response.reasoning_summary_text.delta","item_id":"rs_2","output_index":1,"summary_index":0,"delta":"Second."}
+
+
+            """
+        Self.expectSameAtEverySplit(stream, Outcome(events: [.reasoning("First.\n\nSecond.")], complete: false))
+    }
+
     // MARK: Function calls
 
     @Test func theDocumentedCallIsHandedOnFromItsItemDoneBeforeTheToolCallsReason() {

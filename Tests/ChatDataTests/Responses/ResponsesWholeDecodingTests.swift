@@ -46,6 +46,19 @@ import Testing
             ])
     }
 
+    @Test func twoReasoningItemsSummariesAreSeparatedByABlankLine() {
+        let body =
+            #"{"status":"completed","output":["#
+            + #"{"type":"reasoning","summary":[{"type":"summary_text","text":"First."}]},"#
+            + #"{"type":"reasoning","summary":[{"type":"summary_text","text":"Second."}],"encrypted_content":"ZW5j"},"#
+            + #"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"Done."}]}]}"#
+        let events = Self.decode(body).events
+        let reasoning = events.compactMap { if case .reasoning(let text) = $0 { text } else { nil } }.joined()
+        #expect(reasoning == "First.\n\nSecond.")
+        #expect(events.contains(.thinking(.encryptedReasoning(summary: ["Second."], content: "ZW5j"))))
+        #expect(!events.contains(.thinking(.encryptedReasoning(summary: ["First."], content: ""))))
+    }
+
     @Test func aFailedResponseThrowsTheServersMessage() {
         let body =
             #"{"id":"resp_123","object":"response","status":"failed","#
