@@ -123,4 +123,24 @@ import Testing
                     + #""required":["a"],"type":"object"},"strict":true,"type":"json_schema"}}}"#),
             "\(body)")
     }
+
+    @Test func anotherProvidersThinkingGoesAsTextBeforeTheAnswerAndItsOpaqueDataNot() throws {
+        let messages = [
+            ChatMessage(role: .user, content: "Hi"),
+            ChatMessage(
+                role: .assistant,
+                parts: [
+                    .thinking(.signed(text: "Say hello.", signature: "c2ln")), .thinking(.redacted(data: "cmVk")),
+                    .thinking(.signed(text: "Be warm.", signature: "c2lnMg==")), .text("Hello."),
+                ]),
+        ]
+        let dto = try ResponsesRequestDTO(Self.request(messages), includeEncrypted: true, showsReasoning: true)
+        #expect(dto.sentAsText)
+        #expect(
+            String(decoding: try #require(dto.jsonBytes), as: UTF8.self)
+                == #"{"input":[{"content":[{"text":"Hi","type":"input_text"}],"role":"user","type":"message"},"#
+                + #"{"content":[{"text":"[thinking: Say hello.]\n\n[thinking: Be warm.]\n\nHello.","type":"output_text"}],"#
+                + #""role":"assistant","type":"message"}],"model":"gpt-4o","store":false,"stream":true}"#)
+        #expect(try !ResponsesRequestDTO(Self.request(), includeEncrypted: true, showsReasoning: true).sentAsText)
+    }
 }
