@@ -11,8 +11,8 @@ private func call(_ id: String, city: String) -> MessagePart {
 }
 
 /// A tool round of a reasoning model: the question; the answer (a reasoning item with two
-/// summary parts, text, a call, a reasoning item with no summary, another call); the results
-/// (one an error); the answer to them; the next question.
+/// summary parts, text, a reasoning item with no summary, two calls); the results (one an
+/// error); the answer to them; the next question.
 private let round: [ChatMessage] = [
     ChatMessage(role: .system, content: "Be brief."),
     ChatMessage(role: .user, content: "Weather in Paris and Lyon?"),
@@ -20,8 +20,8 @@ private let round: [ChatMessage] = [
         role: .assistant,
         parts: [
             .thinking(.encryptedReasoning(summary: ["Look it up.", "Use the tool."], content: "gAAAAB1+/=")),
-            .text("Checking."), call("call_1", city: "Paris"),
-            .thinking(.encryptedReasoning(summary: [], content: "gAAAAB2")), call("call_2", city: "Lyon"),
+            .text("Checking."), .thinking(.encryptedReasoning(summary: [], content: "gAAAAB2")),
+            call("call_1", city: "Paris"), call("call_2", city: "Lyon"),
         ]),
     ChatMessage(
         role: .tool,
@@ -59,8 +59,8 @@ private func text(_ dto: ResponsesRequestDTO) throws -> String {
                 + #"{"encrypted_content":"gAAAAB1+/=","summary":[{"text":"Look it up.","type":"summary_text"},"#
                 + #"{"text":"Use the tool.","type":"summary_text"}],"type":"reasoning"},"#
                 + #"{"content":[{"text":"Checking.","type":"output_text"}],"role":"assistant","type":"message"},"#
-                + #"{"arguments":"{\"city\":\"Paris\"}","call_id":"call_1","name":"get_weather","type":"function_call"},"#
                 + #"{"encrypted_content":"gAAAAB2","summary":[],"type":"reasoning"},"#
+                + #"{"arguments":"{\"city\":\"Paris\"}","call_id":"call_1","name":"get_weather","type":"function_call"},"#
                 + #"{"arguments":"{\"city\":\"Lyon\"}","call_id":"call_2","name":"get_weather","type":"function_call"},"#
                 + #"{"call_id":"call_1","output":"21C","type":"function_call_output"},"#
                 + #"{"call_id":"call_2","output":"declined","type":"function_call_output"},"#
