@@ -69,8 +69,9 @@ struct ResponsesProvider: ChatProvider {
     }
 
     /// A 200 whose body is JSON: a whole response, or an error. Its items are handed on as the
-    /// stream's are: reasoning summaries, then each reasoning item whole, the text (a refusal
-    /// as text), the calls together before the stop reason.
+    /// stream's are: reasoning summaries (a blank line between two items'), then each
+    /// reasoning item whole, the text (a refusal as text), the calls together before the stop
+    /// reason.
     func decodeWhole(_ body: [UInt8], _ emit: (ChatEvent) -> Void) throws(ChatError) {
         if let detail = openAI.errorDetail(in: body) { throw .streamError(message: detail.message) }
         guard let response = (try? JSONReader.read(ResponseDTO.self, from: body)) ?? nil, let output = response.output
@@ -80,11 +81,15 @@ struct ResponsesProvider: ChatProvider {
         }
         if response.status == "failed" { throw .streamError(message: response.error?.summary ?? "the response failed") }
         var calls: [ToolCall] = []
+        var reasoned = false
         for item in output {
             switch item.type {
             case "reasoning":
                 let summary = (item.summary ?? []).compactMap(\.text).filter { !$0.isEmpty }
-                if !summary.isEmpty { emit(.reasoning(summary.joined(separator: "\n\n"))) }
+                if !summary.isEmpty {
+                    emit(.reasoning((reasoned ? "\n\n" : "") + summary.joined(separator: "\n\n")))
+                    reasoned = true
+                }
                 if let block = ResponsesStreamDecoder.thinking(item) { emit(.thinking(block)) }
             case "message":
                 for part in item.content ?? [] {

@@ -15,8 +15,9 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
     /// The response ended (completed or incomplete).
     private(set) var ended = false
     private var calls: [ToolCall] = []
-    /// The summary part the reasoning text shown is in.
-    private var summaryIndex: Int?
+    /// The summary part the reasoning text shown is in: its item's id and its index (each item
+    /// numbers its parts from 0).
+    private var summaryPart: (item: String?, index: Int)?
 
     var isComplete: Bool { ended || isDone }
 
@@ -46,8 +47,9 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
             if let delta = event.delta, !delta.isEmpty { emit(.text(delta)) }
         case "response.reasoning_summary_text.delta":
             guard let delta = event.delta, !delta.isEmpty else { return }
-            if let index = event.summary_index, let shown = summaryIndex, index != shown { emit(.reasoning("\n\n")) }
-            summaryIndex = event.summary_index ?? summaryIndex ?? 0
+            let part = (item: event.item_id ?? summaryPart?.item, index: event.summary_index ?? summaryPart?.index ?? 0)
+            if let shown = summaryPart, shown != part { emit(.reasoning("\n\n")) }
+            summaryPart = part
             emit(.reasoning(delta))
         case "response.output_item.done":
             guard let item = event.item else { return }
@@ -62,8 +64,10 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
         case "response.failed":
             throw .streamError(message: event.response?.error?.summary ?? "the response failed")
         case "error":
-            let code = event.code?.string.map { " (\($0))" } ?? ""
-            throw .streamError(message: (event.message ?? "no message") + code)
+            // Documented with its fields flat; the live API nests them in `error`.
+            let error = ResponseDTO.ErrorDTO(
+                code: event.code ?? event.error?.code, message: event.message ?? event.error?.message)
+            throw .streamError(message: error.summary)
         default:
             return
         }

@@ -3,26 +3,32 @@ import ChatJSON
 
 /// One event of a Responses stream, for what chat reads of it (its `type` says which; the SSE
 /// `event:` line, which some servers leave out, is not needed): a piece of text, refusal or
-/// reasoning summary (`delta`, with the summary part's `summary_index`), an output item done
-/// (`item`), the whole response at its end (`response`), or an error (`message`, `code`).
+/// reasoning summary (`delta`, with its item's `item_id` and the summary part's
+/// `summary_index`), an output item done (`item`), the whole response at its end
+/// (`response`), or an error: `message` and `code` as documented, or nested in `error` as the
+/// live API sends them.
 struct ResponsesEventDTO: JSONObjectDTO, Equatable {
     var type: String?
     var delta: String?
+    var item_id: String?
     var summary_index: Int?
     var item: ResponsesItemDTO?
     var response: ResponseDTO?
     var message: String?
     var code: JSONValue?
+    var error: ResponseDTO.ErrorDTO?
 
     mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
         switch key {
         case "type": try reader.read(&type)
         case "delta": try reader.read(&delta)
+        case "item_id": try reader.read(&item_id)
         case "summary_index": try reader.read(&summary_index)
         case "item": try reader.read(&item)
         case "response": try reader.read(&response)
         case "message": try reader.read(&message)
         case "code": try reader.read(&code)
+        case "error": try reader.read(&error)
         default: try reader.skipValue()
         }
     }

@@ -88,11 +88,20 @@ extension ResponsesRequestDTO {
         /// items (as text when no tools are offered), in the order they came.
         mutating func add(answer: ChatMessage) {
             var text = ""
+            /// The text ends with another provider's thinking: a blank line goes before more.
+            var afterThinking = false
             func flush() {
                 guard !text.isEmpty else { return }
                 wire.append(
                     ItemDTO(type: "message", role: "assistant", content: [PartDTO(type: "output_text", text: text)]))
                 text = ""
+                afterThinking = false
+            }
+            func append(_ piece: String) {
+                guard !piece.isEmpty else { return }
+                if afterThinking { text += "\n\n" }
+                text += piece
+                afterThinking = false
             }
             for part in answer.parts {
                 switch part {
@@ -107,15 +116,16 @@ extension ResponsesRequestDTO {
                 case .thinking(let block):
                     if let shown = block.textForAnotherProvider {
                         text += (text.isEmpty ? "" : "\n\n") + shown
+                        afterThinking = true
                         sentAsText = true
                     }
                 case .text(let piece):
-                    text += piece
+                    append(piece)
                 case .image(let image):
-                    text += image.unavailableNote
+                    append(image.unavailableNote)
                 case .toolCall(let call):
                     guard takesTools else {
-                        text += "[tool call: \(call.name) \(call.argumentsText)]"
+                        append("[tool call: \(call.name) \(call.argumentsText)]")
                         sentAsText = true
                         continue
                     }

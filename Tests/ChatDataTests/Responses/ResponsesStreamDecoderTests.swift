@@ -1,0 +1,339 @@
+import ChatDomain
+import Testing
+
+@testable import ChatHTTP
+@testable import ChatProviders
+
+/// `ResponsesStreamDecoder` on OpenAI's documented example events and LiteLLM's captured
+/// streams, each fed through `SSEParser` whole, split in two at every byte boundary, and byte by
+/// byte: the events never depend on how the bytes arrived.
+@Suite struct ResponsesStreamDecoderTests {
+    /// What a stream gives: its events (text and reasoning that came in pieces joined), the
+    /// error that ended it, and whether it was complete.
+    struct Outcome: Equatable {
+        var events: [ChatEvent] = []
+        var error: ChatError?
+        var complete = false
+    }
+
+    /// `stream` fed in the pieces `cuts` make, stopping at the first error as the engine does.
+    static func decode(_ stream: String, cuts: [Int]) -> Outcome {
+        let bytes = Array(stream.utf8)
+        var parser = SSEParser()
+        var decoder = ResponsesStreamDecoder()
+        var outcome = Outcome()
+        var start = 0
+        do {
+            for end in cuts + [bytes.count] {
+                try parser.push(bytes[start..<end]) { event in
+                    try decoder.decode(event) { outcome.events.append($0) }
+                }
+                start = end
+            }
+        } catch {
+            outcome.error = error as? ChatError
+        }
+        parser.finish()
+        outcome.events = joined(outcome.events)
+        outcome.complete = decoder.isComplete
+        return outcome
+    }
+
+    /// `events` with neighbouring text (and reasoning) pieces joined into one.
+    static func joined(_ events: [ChatEvent]) -> [ChatEvent] {
+        var result: [ChatEvent] = []
+        for event in events {
+            switch (result.last, event) {
+            case (.text(let text)?, .text(let more)): result[result.count - 1] = .text(text + more)
+            case (.reasoning(let text)?, .reasoning(let more)): result[result.count - 1] = .reasoning(text + more)
+            default: result.append(event)
+            }
+        }
+        return result
+    }
+
+    /// `stream` decoded whole, then split at every byte boundary and byte by byte: each `expected`.
+    static func expectSameAtEverySplit(_ stream: String, _ expected: Outcome) {
+        #expect(decode(stream, cuts: []) == expected)
+        let count = stream.utf8.count
+        for cut in 1..<count {
+            let outcome = decode(stream, cuts: [cut])
+            if outcome != expected {
+                Issue.record("split at byte \(cut): \(outcome)")
+                return
+            }
+        }
+        #expect(decode(stream, cuts: Array(1..<count)) == expected)
+    }
+
+    /// The documented `response.completed`'s usage: all zeros.
+    static let zeroUsage = TokenUsage(promptTokens: 0, completionTokens: 0, totalTokens: 0, reasoningTokens: 0)
+
+    // MARK: Answers
+
+    @Test func textDeltasAreTheAnswerAndTheDoneEventsRepeatNothing() {
+        Self.expectSameAtEverySplit(
+            ResponsesStreamExamples.text,
+            Outcome(events: [.text("In"), .finished(reason: "stop"), .usage(Self.zeroUsage)], complete: true))
+    }
+
+    @Test func aRefusalIsAnswerText() {
+        Self.expectSameAtEverySplit(
+            ResponsesStreamExamples.refusal,
+            Outcome(
+                events: [.text("refusal text so far"), .finished(reason: "stop"), .usage(Self.zeroUsage)],
+                complete: true))
+    }
+
+    @Test func liteLLMsStreamWithoutEventLinesEndsWithItsUsageAndCachedTokens() {
+        Self.expectSameAtEverySplit(
+            ResponsesStreamExamples.liteLLMText,
+            Outcome(
+                events: [
+                    .text("Hello from fake"), .finished(reason: "stop"),
+                    .usage(
+                        TokenUsage(
+                            promptTokens: 11, completionTokens: 5, totalTokens: 16, cacheReadTokens: 3,
+                            reasoningTokens: 0)),
+                ], complete: true))
+    }
+
+    // MARK: Reasoning
+
+    @Test func summaryPartsAreReasoningWithABlankLineBetweenThenTheItemWholeWithItsEncryptedContent() {
+        let second = "**Answering**\n\nA short, friendly reply."
+        Self.expectSameAtEverySplit(
+            ResponsesStreamExamples.reasoning,
+            Outcome(
+                events: [
+                    .reasoning(ResponsesStreamExamples.greetingSummary + "\n\n" + second),
+                    .thinking(
+                        .encryptedReasoning(
+                            summary: [ResponsesStreamExamples.greetingSummary, second],
+                            content: "gAAAAABoBr_K9w+/x==")),
+                    .text("Hi there!"), .finished(reason: "stop"),
+                    .usage(
+                        TokenUsage(
+                            promptTokens: 9, completionTokens: 148, totalTokens: 157, cacheReadTokens: 4,
+                            reasoningTokens: 128)),
+                ], complete: true))
+    }
+
+    @Test func aReasoningItemWithoutEncryptedContentIsShownButNotKept() {
+        let stream = """
+            event: response.reasoning_summary_text.delta
+            data: {"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":0,"summary_index":0,"delta":"Thinking."}
+
+            event: response.output_item.done
+            data: {"type":"response.output_item.done","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[{"type":"summary_text","text":"Thinking."}]}}
+
+            event: response.output_item.done
+            data: {"type":"response.output_item.done","output_index":1,"item":{"id":"rs_2","type":"reasoning","summary":[],"encrypted_content":""}}
+
+
+            """
+        Self.expectSameAtEverySplit(stream, Outcome(events: [.reasoning("Thinking.")], complete: false))
+    }
+
+    @Test func twoReasoningItemsSummariesAreSeparatedByABlankLine() {
+        // Each item numbers its summary parts from 0.
+        let stream = """
+            event: response.reasoning_summary_text.delta
+            data: {"type":"response.reasoning_summary_text.delta","item_id":"rs_1","output_index":0,"summary_index":0,"delta":"First."}
+
+            event: response.reasoning_summary_text.delta
+            data: {"type":"response.reasoning_summary_text.delta","item_id":"rs_2","output_index":1,"summary_index":0,"delta":"Second."}
+
+
+            """
+        Self.expectSameAtEverySplit(stream, Outcome(events: [.reasoning("First.\n\nSecond.")], complete: false))
+    }
+
+    // MARK: Function calls
+
+    @Test func theDocumentedCallIsHandedOnFromItsItemDoneBeforeTheToolCallsReason() {
+        Self.expectSameAtEverySplit(
+            ResponsesStreamExamples.functionCall,
+            Outcome(
+                events: [
+                    .toolCalls([
+                        ToolCall(id: "call_abc", name: "get_weather", arguments: .object(["arg": .number(123)]))
+                    ]),
+                    .finished(reason: "tool_calls"), .usage(Self.zeroUsage),
+                ], complete: true))
+    }
+
+    @Test func liteLLMsCallInItsItemAndInTheResponseIsHandedOnOnce() {
+        Self.expectSameAtEverySplit(
+            ResponsesStreamExamples.liteLLMToolCall,
+            Outcome(
+                events: [
+                    .toolCalls([
+                        ToolCall(id: "call_1", name: "get_weather", arguments: .object(["city": .string("Paris")]))
+                    ]),
+                    .finished(reason: "tool_calls"),
+                    .usage(
+                        TokenUsage(
+                            promptTokens: 11, completionTokens: 5, totalTokens: 16, cacheReadTokens: 3,
+                            reasoningTokens: 0)),
+                ], complete: true))
+    }
+
+    @Test func severalCallsComeTogetherInOrderAfterTheReasoningItemThatLedToThem() {
+        let stream = """
+            event: response.output_item.done
+            data: {"type":"response.output_item.done","output_index":0,"item":{"id":"rs_1","type":"reasoning","summary":[],"encrypted_content":"ZW5j"}}
+
+            event: response.output_text.delta
+            data: {"type":"response.output_text.delta","item_id":"msg_1","output_index":1,"content_index":0,"delta":"Checking."}
+
+            event: response.output_item.done
+            data: {"type":"response.output_item.done","output_index":2,"item":{"type":"function_call","id":"fc_1","call_id":"call_1","name":"a__x","arguments":"{}","status":"completed"}}
+
+            event: response.output_item.done
+            data: {"type":"response.output_item.done","output_index":3,"item":{"type":"function_call","id":"fc_2","call_id":"call_2","name":"b__y","arguments":"{\\"n\\": [1,","status":"completed"}}
+
+            event: response.completed
+            data: {"type":"response.completed","response":{"status":"completed","output":[]}}
+
+
+            """
+        Self.expectSameAtEverySplit(
+            stream,
+            Outcome(
+                events: [
+                    .thinking(.encryptedReasoning(summary: [], content: "ZW5j")), .text("Checking."),
+                    .toolCalls([
+                        ToolCall(id: "call_1", name: "a__x", arguments: .object([:])),
+                        ToolCall(id: "call_2", name: "b__y", arguments: .string(#"{"n": [1,"#)),
+                    ]),
+                    .finished(reason: "tool_calls"),
+                ], complete: true))
+    }
+
+    @Test func callsOnlyInTheCompletedResponseAreHandedOnToo() {
+        let stream = """
+            event: response.completed
+            data: {"type":"response.completed","response":{"status":"completed","output":[{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\\"city\\":\\"Paris\\"}"}]}}
+
+
+            """
+        Self.expectSameAtEverySplit(
+            stream,
+            Outcome(
+                events: [
+                    .toolCalls([
+                        ToolCall(id: "call_1", name: "get_weather", arguments: .object(["city": .string("Paris")]))
+                    ]),
+                    .finished(reason: "tool_calls"),
+                ], complete: true))
+    }
+
+    // MARK: Ends
+
+    @Test func incompleteAtMaxOutputTokensIsLength() {
+        Self.expectSameAtEverySplit(
+            ResponsesStreamExamples.incomplete,
+            Outcome(events: [.text("In"), .finished(reason: "length")], complete: true))
+    }
+
+    @Test func incompleteForAnotherReasonSaysThatReason() {
+        let stream = """
+            event: response.incomplete
+            data: {"type":"response.incomplete","response":{"status":"incomplete","incomplete_details":{"reason":"content_filter"}}}
+
+
+            """
+        Self.expectSameAtEverySplit(stream, Outcome(events: [.finished(reason: "content_filter")], complete: true))
+    }
+
+    @Test func aFailedResponseMidStreamKeepsTheTextThenThrowsTheServersMessage() {
+        Self.expectSameAtEverySplit(
+            ResponsesStreamExamples.failed,
+            Outcome(
+                events: [.text("In")],
+                error: .streamError(message: "The model failed to generate a response. (server_error)"),
+                complete: false))
+    }
+
+    @Test func anErrorEventThrowsItsMessageAndCode() {
+        Self.expectSameAtEverySplit(
+            ResponsesStreamExamples.error,
+            Outcome(
+                events: [.text("In")], error: .streamError(message: "Something went wrong (ERR_SOMETHING)"),
+                complete: false))
+    }
+
+    @Test func anErrorEventWithItsFieldsNestedAsTheLiveAPISendsItThrowsItsMessageAndCode() {
+        Self.expectSameAtEverySplit(
+            ResponsesStreamExamples.nestedError,
+            Outcome(error: .streamError(message: "Too Many Requests (too_many_requests)"), complete: false))
+    }
+
+    @Test func unknownEventsAreIgnored() {
+        let stream = """
+            event: response.queued
+            data: {"type":"response.queued","response":{"status":"queued"},"sequence_number":0}
+
+            event: response.web_search_call.in_progress
+            data: {"type":"response.web_search_call.in_progress","output_index":0,"item_id":"ws_123","sequence_number":0}
+
+            event: response.brand_new_event
+            data: {"type":"response.brand_new_event","delta":"not text","item":{"type":"function_call","call_id":"x"}}
+
+            event: response.output_item.done
+            data: {"type":"response.output_item.done","output_index":0,"item":{"type":"web_search_call","id":"ws_123","status":"completed"}}
+
+            data: [1, 2, 3]
+
+            event: response.output_text.delta
+            data: {"type":"response.output_text.delta","item_id":"msg_1","output_index":1,"content_index":0,"delta":"ok"}
+
+
+            """
+        Self.expectSameAtEverySplit(stream, Outcome(events: [.text("ok")], complete: false))
+    }
+
+    @Test func doneEndsTheStreamAndWhatFollowsIsIgnored() {
+        let stream = """
+            data: {"type":"response.output_text.delta","delta":"ok"}
+
+            data: [DONE]
+
+            data: {"type":"response.output_text.delta","delta":"after the end"}
+
+            data: {not json
+
+
+            """
+        Self.expectSameAtEverySplit(stream, Outcome(events: [.text("ok")], complete: true))
+        var decoder = ResponsesStreamDecoder()
+        var parser = SSEParser()
+        try? parser.push(Array("data: [DONE]\n\n".utf8)) { try decoder.decode($0) { _ in } }
+        #expect(decoder.isDone)
+    }
+
+    @Test func eventsAfterTheResponseEndedAreIgnored() {
+        let stream =
+            ResponsesStreamExamples.completed + """
+                event: response.output_text.delta
+                data: {"type":"response.output_text.delta","delta":"after the end"}
+
+
+                """
+        Self.expectSameAtEverySplit(
+            stream, Outcome(events: [.finished(reason: "stop"), .usage(Self.zeroUsage)], complete: true))
+    }
+
+    @Test func aStreamThatStopsBeforeItsEndIsNotComplete() {
+        let outcome = Self.decode(
+            "event: response.output_text.delta\ndata: {\"type\":\"response.output_text.delta\",\"delta\":\"In\"}\n\n",
+            cuts: [])
+        #expect(outcome == Outcome(events: [.text("In")], complete: false))
+    }
+
+    @Test func dataThatIsNotJSONIsAMalformedResponse() {
+        let outcome = Self.decode("event: response.output_text.delta\ndata: {not json\n\n", cuts: [])
+        #expect(outcome.error == .malformedResponse("an event is not JSON: {not json"))
+    }
+}
