@@ -102,9 +102,8 @@ struct APIKeySource {
             return key.trimmingASCIIWhitespace()
         }
         if let name = level["api_key_env"]?.text {
-            guard let value = environment[name], !value.trimmingASCIIWhitespace().isEmpty else {
-                throw .variableNotSet(name: name)
-            }
+            guard let value = environment[name] else { throw .variableNotSet(name: name) }
+            guard !value.trimmingASCIIWhitespace().isEmpty else { throw .variableBlank(name: name) }
             return value.trimmingASCIIWhitespace()
         }
         if let path = level["api_key_file"]?.text {

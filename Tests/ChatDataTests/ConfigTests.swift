@@ -708,12 +708,14 @@ struct APIKeyTests {
         }
     }
 
-    @Test("api_key_env naming an unset or blank variable is an error naming it", arguments: [[:], ["MY_KEY": " "]])
-    func apiKeyEnvUnsetIsError(_ environment: [String: String]) async throws {
+    @Test(
+        "api_key_env naming an unset or blank variable is an error naming it, saying which",
+        arguments: [([:], "not set"), (["MY_KEY": " "], "empty"), (["MY_KEY": ""], "empty")])
+    func apiKeyEnvUnsetIsError(_ environment: [String: String], _ state: String) async throws {
         try await withTempDir { dir async throws in
             let path = dir.config(#"{"api_key_env": "MY_KEY"}"#)
             let message = configMessage(await resolveError(environment, flags { $0.configPath = path }), file: path)
-            #expect(message == "api_key_env names MY_KEY, which is not set")
+            #expect(message == "api_key_env names MY_KEY, which is \(state)")
         }
     }
 

@@ -56,7 +56,8 @@ struct ErrorWordingTests {
                     status: 400,
                     message: "Unsupported value: 'reasoning_effort' does not support 'xhigh' with this model."),
                 "400 bad request: Unsupported value: 'reasoning_effort' does not support 'xhigh' with this model. "
-                    + "(this model does not take that effort: try another --effort level, or a profile without effort)"
+                    + "(the server refused the reasoning asked for: try another --effort level, or leave effort and "
+                    + "thinking out)"
             ),
             (.server(status: 502, message: "Bad Gateway"), "502 server error: Bad Gateway"),
             (

@@ -101,6 +101,7 @@ extension ErrorWording {
             let prefix = profile.map { "profiles.\($0)." } ?? ""
             switch problem {
             case .variableNotSet(let name): return "\(prefix)api_key_env names \(name), which is not set"
+            case .variableBlank(let name): return "\(prefix)api_key_env names \(name), which is empty"
             case .file(let path, let problem): return "\(prefix)api_key_file \(path) \(text(problem, "does not exist"))"
             case .fileEmpty(let path): return "\(prefix)api_key_file \(path) is empty"
             case .commandNotRun(let reason): return "\(prefix)api_key_command: \(reason)"

@@ -29,10 +29,10 @@ public enum ErrorWording {
             // Only a request with a schema (`--schema`) has a `response_format` to reject.
             return "\(status) bad request: \(message) (this server does not take a JSON schema; try without --schema)"
         case .badRequest(let status, let message) where message.lowercased().contains("effort"):
-            // `reasoning_effort`, `reasoning.effort`, `output_config.effort`: only `--effort` (or
-            // a config's `effort`) sends one.
-            return "\(status) bad request: \(message) (this model does not take that effort: "
-                + "try another --effort level, or a profile without effort)"
+            // `reasoning_effort`, `reasoning.effort`, `output_config.effort`: `--effort` (or a
+            // config's `effort`) sends one, and a proxy may make one of `--thinking`'s budget.
+            return "\(status) bad request: \(message) (the server refused the reasoning asked for: "
+                + "try another --effort level, or leave effort and thinking out)"
         case .badRequest(let status, let message):
             return "\(status) bad request: \(message)"
         case .server(let status, let message):

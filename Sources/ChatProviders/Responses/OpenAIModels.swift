@@ -6,13 +6,14 @@ enum OpenAIModels {
     /// Name patterns of reasoning models: a model whose name starts with one (or with
     /// `openai/` and one) reasons.
     static let reasoning = ["o1", "o3", "o4", "gpt-5", "codex"]
-    /// Names that start like a reasoning model's but are not one.
-    static let notReasoning = ["gpt-5-chat", "gpt-5.1-chat", "gpt-5.2-chat"]
+    /// What a name that starts like a reasoning model's holds when it is not one: the `gpt-5` family's chat
+    /// models (`gpt-5-chat-latest`, `gpt-5.1-chat-latest`, …).
+    static let notReasoning = ["-chat"]
 
     /// Whether `model` reasons.
     static func reasons(_ model: String) -> Bool {
         let name = model.hasPrefix("openai/") ? String(model.dropFirst("openai/".count)) : model
-        guard !notReasoning.contains(where: name.hasPrefix) else { return false }
+        guard !notReasoning.contains(where: name.contains) else { return false }
         return reasoning.contains(where: name.hasPrefix)
     }
 }

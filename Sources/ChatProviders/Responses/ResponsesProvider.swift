@@ -43,9 +43,12 @@ struct ResponsesProvider: ChatProvider {
         -> ResponsesRequestVariant?
     {
         guard case .badRequest(400, let message) = error, variant.includeEncrypted else { return nil }
-        let named = [detail?.param, detail?.message, message].contains {
-            $0?.lowercased().contains("include") == true || $0?.contains("encrypted_content") == true
-        }
+        // The parameter named, or quoted in the words (`Unknown parameter: 'include'.`); not any
+        // word that merely contains "include".
+        let text = detail?.message ?? message
+        let named =
+            detail?.param?.lowercased().hasPrefix("include") == true || text.contains("encrypted_content")
+            || ["'include", "\"include", "`include", "include["].contains(where: text.contains)
         return named ? ResponsesRequestVariant(includeEncrypted: false) : nil
     }
 

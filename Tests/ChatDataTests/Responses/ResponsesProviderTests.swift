@@ -184,8 +184,12 @@ import Testing
         #expect(bodies[2].contains("include"))
     }
 
-    @Test func aBadRequestNotNamingIncludeIsSentOnce() async throws {
-        let message = "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got 1."
+    @Test(arguments: [
+        "Invalid 'max_output_tokens': integer below minimum value. Expected a value >= 16, but got 1.",
+        // "include" in a word of its own is not the parameter.
+        "The messages included an image that could not be read.",
+    ])
+    func aBadRequestNotNamingIncludeIsSentOnce(message: String) async throws {
         let server = try LoopbackServer { _, _ in
             ServerStep.json(
                 status: 400,

@@ -60,7 +60,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-5-chat-latest", "gpt-5.1-chat-latest", "openai/gpt-4o", "llama3",
+        "gpt-4o", "gpt-4o-mini", "gpt-4.1", "gpt-5-chat-latest", "gpt-5.1-chat-latest", "gpt-5.4-chat-latest",
+        "openai/gpt-4o", "llama3",
     ])
     func anotherModelWithoutAnEffortIsSentNeither(model: String) throws {
         #expect(

@@ -82,7 +82,9 @@ extension MessagesRequestDTO {
                     blocks.append(MessagesRequestDTO.imageBlock(image))
                 case .toolCall(let call):
                     guard takesTools, case .object = call.arguments else {
-                        blocks.append(BlockDTO(type: "text", text: callText(call.name, call.argumentsText)))
+                        blocks.append(
+                            BlockDTO(
+                                type: "text", text: ToolRoundText.call(name: call.name, arguments: call.argumentsText)))
                         asText.append((call.id, call.name))
                         sentAsText = true
                         continue
@@ -111,7 +113,9 @@ extension MessagesRequestDTO {
                 } else {
                     let found = asText.firstIndex { $0.id == result.callID }
                     texts.append(
-                        BlockDTO(type: "text", text: resultText(result, name: found.map { asText.remove(at: $0).name }))
+                        BlockDTO(
+                            type: "text",
+                            text: ToolRoundText.result(result, name: found.map { asText.remove(at: $0).name }))
                     )
                     sentAsText = true
                 }
@@ -127,7 +131,8 @@ extension MessagesRequestDTO {
                     let index = wire[call.message].content.firstIndex(where: { $0.id == call.wireID })
                 else { continue }
                 let arguments = wire[call.message].content[index].input?.jsonText ?? "{}"
-                wire[call.message].content[index] = BlockDTO(type: "text", text: callText(call.name, arguments))
+                wire[call.message].content[index] = BlockDTO(
+                    type: "text", text: ToolRoundText.call(name: call.name, arguments: arguments))
                 sentAsText = true
             }
             waiting.removeAll()
@@ -144,17 +149,6 @@ extension MessagesRequestDTO {
             } else {
                 wire.append(MessageDTO(role: role, content: blocks))
             }
-        }
-
-        /// A tool call as text, for when it cannot be a `tool_use` block.
-        private func callText(_ name: String, _ arguments: String) -> String {
-            "[tool call: \(name) \(arguments)]"
-        }
-
-        /// A tool result as text, for when its call is not a `tool_use` block.
-        private func resultText(_ result: ToolResult, name: String?) -> String {
-            let tool = name.map { " of \($0)" } ?? ""
-            return "[tool \(result.isError ? "error" : "result")\(tool): \(result.text)]"
         }
     }
 

@@ -61,6 +61,8 @@ extension ResponsesRequestDTO {
         var wire: [ItemDTO] = []
         var sentAsText = false
         private var sentCalls: [String: String] = [:]
+        /// The calls sent as text, by id: their results name them.
+        private var textCalls: [String: String] = [:]
 
         init(takesTools: Bool) {
             self.takesTools = takesTools
@@ -103,9 +105,12 @@ extension ResponsesRequestDTO {
                 text += piece
                 afterThinking = false
             }
+            // A reasoning item goes back only before the call it led to: when the calls go as
+            // text (no tools offered), so does the reasoning, as another provider's would.
+            let callsAsText = !takesTools && answer.parts.contains { if case .toolCall = $0 { true } else { false } }
             for part in answer.parts {
                 switch part {
-                case .thinking(.encryptedReasoning(let summary, let content)):
+                case .thinking(.encryptedReasoning(let summary, let content)) where !callsAsText:
                     // Without its encrypted content an item cannot go back (its id is not kept).
                     guard !content.isEmpty else { continue }
                     flush()
@@ -125,7 +130,10 @@ extension ResponsesRequestDTO {
                     append(image.unavailableNote)
                 case .toolCall(let call):
                     guard takesTools else {
-                        append("[tool call: \(call.name) \(call.argumentsText)]")
+                        // Each call on a line of its own.
+                        if !text.isEmpty && !afterThinking { text += "\n" }
+                        append(ToolRoundText.call(name: call.name, arguments: call.argumentsText))
+                        textCalls[call.id] = call.name
                         sentAsText = true
                         continue
                     }
@@ -149,7 +157,7 @@ extension ResponsesRequestDTO {
                 if sentCalls.removeValue(forKey: result.callID) != nil {
                     wire.append(ItemDTO(type: "function_call_output", call_id: result.callID, output: result.text))
                 } else {
-                    texts.append("[tool \(result.isError ? "error" : "result"): \(result.text)]")
+                    texts.append(ToolRoundText.result(result, name: textCalls.removeValue(forKey: result.callID)))
                     sentAsText = true
                 }
             }
