@@ -126,6 +126,8 @@ struct ToolHistoryTests {
         let thinking: [ChatEvent] = [
             .reasoning("Check the clock."), .thinking(.signed(text: "Check the clock.", signature: "sig==")),
             .thinking(.redacted(data: "opaque")),
+            // The Responses API's reasoning item, its summary and encrypted content.
+            .thinking(.encryptedReasoning(summary: ["Check the clock.", "Then say it."], content: "gAAAAB+/=")),
         ]
         let repository = StubGPTRepository([
             .answer(thinking + [.text("Let me look."), .toolCalls([call("a")]), .finished(reason: "tool_calls")]),
@@ -138,6 +140,7 @@ struct ToolHistoryTests {
         #expect(
             loaded.messages[1].thinkingBlocks == [
                 .signed(text: "Check the clock.", signature: "sig=="), .redacted(data: "opaque"),
+                .encryptedReasoning(summary: ["Check the clock.", "Then say it."], content: "gAAAAB+/="),
             ])
         #expect(loaded.messages[1].parts == conversation.messages[1].parts)
         // The last answer called no tool: its text says it all, and no thinking is kept for it.
