@@ -24,7 +24,7 @@ struct ToolsListMode {
         }
         guard !settings.configured.isEmpty else {
             return console.fail(
-                "no MCP servers are configured: add mcp_servers to the config (README: Tools)", status: 1)
+                "no MCP servers are configured: add mcp_servers to the config (docs/tools.md)", status: 1)
         }
         let tools = MCPTools(
             settings, dataDirectory: keepsLogs ? DataDirectory(environment: console.environment) : nil,

@@ -8,7 +8,7 @@ import ChatDomain
 
 /// The listings as JSON lines (`--json` with `--list`, `--search`, `--models`, `--list-roles`):
 /// one object a line for each conversation, model or role, in the order the plain listing
-/// shows them; nothing for an empty list. Documented in the README.
+/// shows them; nothing for an empty list. Documented in docs/scripting.md.
 public struct JSONListingPresenter {
     private let lines: JSONLines
 

@@ -4,7 +4,7 @@ import ChatDomain
 /// own, written as it happens — `start`, then `delta`, `reasoning`, `retry` and `usage` as they
 /// arrive, and last `done` (or `error`, a cancelled answer's too). Retry notes still go to the
 /// notes stream on a terminal; reasoning only to the lines. Event schema version 1, documented
-/// in the README.
+/// in docs/scripting.md.
 public final class JSONLinesAnswerRenderer: AnswerRenderer {
     /// The version of the events' schema, on `start`.
     public static let version = 1
