@@ -37,6 +37,8 @@ public struct ResolvedSettings: Sendable {
     public var maxCost: Double?
     /// What models cost: the config's `prices`, then chat's own table.
     public var prices = PriceBook(PriceTable.entries)
+    /// The profiles an answer goes to when the server fails it (`fallback`), in order.
+    public var fallback: [String] = []
     /// The MCP servers whose tools the run offers, and how their calls run.
     public var tools = ToolSettings()
 

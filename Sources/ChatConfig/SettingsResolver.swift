@@ -116,6 +116,12 @@ public struct SettingsResolver {
         settings.server.proxyInUse = ProxyEnvironment(environment: environment).proxy(
             for: url, configured: settings.server.proxy)
         settings.profile = profileName
+        if let listed = decided["fallback"] {
+            let known = Self.profileNames(in: file)
+            for name in settings.fallback where !known.contains(name) {
+                throw .noProfile(name: name, chosenBy: .fallback(listed.source), known: known)
+            }
+        }
         settings.prices = PriceBook(file.prices + PriceTable.entries)
         settings.warnings = warning.map { [$0] } ?? []
         try settings.tools.decide(
@@ -123,6 +129,22 @@ public struct SettingsResolver {
             environment: environment)
         applyCommandLine(roleLevel: roleLevel, overrides: overrides, file: file, to: &settings)
         return settings
+    }
+
+    /// The settings of profile `name` of `fallback`, for a run given `overrides`: the command
+    /// line's flags apply, but not those that choose the server, the model or its thinking
+    /// (`--base-url`, `-m`, `--thinking`), nor its role: the profile's own do.
+    public func resolve(_ overrides: SettingOverrides, fallbackProfile name: String) async throws(SettingsError)
+        -> ResolvedSettings
+    {
+        var given = overrides
+        given.profile = name
+        given.role = nil
+        for key in ["base_url", "model", "provider", "thinking_budget", "thinking_form", "fallback"] {
+            given.values[key] = nil
+            given.flags[key] = nil
+        }
+        return try await resolve(given)
     }
 
     /// The levels' decision for `overrides` (`Decision`).

@@ -152,6 +152,12 @@ public enum SettingsTable {
             "max_tool_result_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(100_000),
             to: { $0.tools.maxResultBytes = $1 },
             about: "The most bytes of one tool result sent to the model; a longer one is cut, saying so."),
+        // Fallback
+        Setting(
+            "fallback", .names, to: { $0.fallback = $1 },
+            about:
+                "Profiles to ask instead, in order, when an answer fails before any of its text with an overload "
+                + "(429, 529), a server error (5xx) or a model the server does not have (not one named with `-m`)."),
         // Cost
         Setting(
             "max_cost", .number(0...1_000_000), to: { $0.maxCost = $1 },

@@ -223,19 +223,26 @@ enum ConversationQueries {
         }
         let role = Role(rawValue: try row.column("role")) ?? .user
         let state = MessageState(rawValue: try row.column("state")) ?? .complete
+        var message: ChatMessage
         // A message with tool calls or results is made of its stored parts (its `content` is
         // what the search index reads).
         if let parts = StoredPartDTO.parts(inColumn: try row.column("parts", as: String?.self)) {
-            return ChatMessage(
+            message = ChatMessage(
                 role: role, parts: parts, state: state, reasoning: try row.column("reasoning"), usage: usage,
                 storageID: try row.column("id"))
+        } else {
+            // An image's bytes are read again from its file, before any request: gone or changed,
+            // the requests carry a note in its place.
+            message = ChatMessage(
+                role: role, content: try row.column("content"), state: state,
+                reasoning: try row.column("reasoning"), usage: usage, storageID: try row.column("id"),
+                images: StoredImageDTO.images(inColumn: try row.column("images", as: String?.self)))
         }
-        // An image's bytes are read again from its file, before any request: gone or changed,
-        // the requests carry a note in its place.
-        return ChatMessage(
-            role: role, content: try row.column("content"), state: state,
-            reasoning: try row.column("reasoning"), usage: usage, storageID: try row.column("id"),
-            images: StoredImageDTO.images(inColumn: try row.column("images", as: String?.self)))
+        if let profile = try row.column("answered_by", as: String?.self) {
+            message.answeredBy = AnsweredBy(profile: profile, model: try row.column("model", as: String?.self) ?? "")
+        }
+        message.resumed = try row.column("resumed", as: Int?.self) == 1
+        return message
     }
 
     /// The one full id that starts with `prefix`.

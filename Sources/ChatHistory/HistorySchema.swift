@@ -153,6 +153,16 @@ enum HistorySchema {
             CREATE INDEX message_answer_time ON message(created_at) WHERE role = 'assistant';
             """
         ),
+        (
+            // An answer another profile gave (`fallback`): that profile's name (its model is the
+            // row's `model`; a conversation is continued with the model of its newest row that
+            // has none); and an answer whose stream broke and was resumed where it stopped (1).
+            "v10-fallback",
+            """
+            ALTER TABLE message ADD COLUMN answered_by TEXT;
+            ALTER TABLE message ADD COLUMN resumed INTEGER;
+            """
+        ),
     ]
 
     /// Brings `database` up to the last version, in one transaction. A database a newer release

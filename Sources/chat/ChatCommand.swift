@@ -133,7 +133,9 @@ enum ChatCommand {
             }.run(current: settings.chat.model)
         }
         do throws(RunFailure) {
-            let session = try await builder.session(settings, repository, modelList, history: history)
+            let fallback = try await builder.fallback(settings, client: client)
+            let session = try await builder.session(
+                settings, repository, modelList, history: history, fallback: fallback)
             let status = await ChatMode(
                 session: session, options: options, console: console, connectAhead: repository.preconnect
             ).run()

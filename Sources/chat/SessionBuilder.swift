@@ -1,6 +1,7 @@
 import ChatAttachments
 import ChatConfig
 import ChatDomain
+import ChatHTTP
 import ChatHistory
 import ChatPresentation
 import ChatProviders
@@ -42,6 +43,33 @@ struct SessionBuilder {
         return settings
     }
 
+    /// The profiles `fallback` lists, each with a repository for its server (through `client`)
+    /// and its settings, resolved now (their keys read) so that a profile that cannot be used is
+    /// a config error at the start, not when it is needed; nil when the list is empty.
+    func fallback(_ settings: ResolvedSettings, client: CurlHTTPClient) async throws(RunFailure) -> AnswerFallback? {
+        guard !settings.fallback.isEmpty else { return nil }
+        let environment = console.environment
+        let resolver = SettingsResolver(
+            environment: environment, localModelCommand: Installation.localModelCommand(environment: environment))
+        var steps: [AnswerFallback.Step] = []
+        for name in settings.fallback {
+            var resolved: ResolvedSettings
+            do {
+                resolved = try await resolver.resolve(options.overrides, fallbackProfile: name)
+            } catch {
+                throw RunFailure(message: "fallback profile \(name): " + ErrorWording.line(for: error), status: 2)
+            }
+            resolved.server.diagnostics = settings.server.diagnostics
+            steps.append(
+                AnswerFallback.Step(
+                    profile: name, repository: ServerGPTRepository(server: resolved.server, client: client),
+                    settings: resolved.chat))
+        }
+        return AnswerFallback(
+            profile: settings.profile, steps: steps,
+            namedModel: settings.given.model.isEmpty ? nil : settings.given.model)
+    }
+
     /// The server's models, kept in the data directory for a day (only in memory with history off).
     func modelList(_ settings: ResolvedSettings, _ repository: ServerGPTRepository) -> ModelListRepository {
         ModelListRepository(
@@ -54,7 +82,7 @@ struct SessionBuilder {
     /// `-f` attaches.
     func session(
         _ settings: ResolvedSettings, _ repository: ServerGPTRepository, _ modelList: ModelListRepository,
-        history: (store: SQLiteConversationStore?, warnings: HistoryWarnings)?
+        history: (store: SQLiteConversationStore?, warnings: HistoryWarnings)?, fallback: AnswerFallback? = nil
     ) async throws(RunFailure) -> Session {
         let (store, historyWarnings) = history ?? self.history(settings)
         let tools = toolLoop(settings)
@@ -62,7 +90,8 @@ struct SessionBuilder {
         var session = Session(
             environment: console.environment, stdout: console.stdout, stderr: console.stderr, settings: settings,
             useCase: GPTChatUseCase(
-                repository: repository, recorder: store, modelList: modelList, tools: tools?.loop, costs: costs),
+                repository: repository, recorder: store, modelList: modelList, tools: tools?.loop, costs: costs,
+                fallback: fallback),
             history: store, historyWarnings: historyWarnings)
         session.spending = costs.spending
         session.toolServers = tools?.servers

@@ -80,7 +80,10 @@ import Testing
         let result = try await chat.run(options + ["hi"])
         #expect(result.status == 1)
         #expect(result.stdout == "Partial\n")
-        #expect(result.stderr == "chat: error: the server reported an error: Overloaded\n")
+        #expect(
+            result.stderr
+                == "chat: error: the server is overloaded: Overloaded (try again in a moment; the config's fallback "
+                + "can name profiles to ask instead)\n")
         #expect(server.requests.count == 1)
     }
 

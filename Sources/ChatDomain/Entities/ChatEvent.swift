@@ -23,4 +23,11 @@ public enum ChatEvent: Sendable, Equatable {
     case sentAsText(provider: String)
     /// The provider changed something of the request (`RequestNotice`): said before the answer.
     case notice(RequestNotice)
+    /// The request failed with `error` before any answer text (after its retries), and the same
+    /// conversation went to the next profile of the fallback list (`AnswerFallback`): from the
+    /// profile `from` (nil: the run's settings had none) to `to`, whose model is `model`.
+    case fellBack(from: String?, to: String, model: String, after: ChatError)
+    /// The stream broke after some answer text (`reason`: what broke it) and the answer was asked
+    /// for again from where it stopped; what follows continues the text exactly.
+    case resumed(reason: ChatError)
 }

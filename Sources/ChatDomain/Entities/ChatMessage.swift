@@ -13,6 +13,12 @@ public struct ChatMessage: Sendable, Equatable {
     public var usage: TokenUsage?
     /// Its row in the history, once stored.
     public var storageID: Int64?
+    /// The profile and model that gave this answer in place of the conversation's own
+    /// (`fallback`); nil when the conversation's own gave it.
+    public var answeredBy: AnsweredBy? = nil
+    /// Whether the answer's stream broke and the answer was resumed where it stopped: its text
+    /// is whole, in two (or more) requests.
+    public var resumed = false
 
     /// Creates a message of `content` (no text part when it is empty) and then `images`.
     public init(
@@ -131,7 +137,9 @@ public struct ChatMessage: Sendable, Equatable {
             parts += calls.map(MessagePart.toolCall)
         case .thinking(let block):
             parts.append(.thinking(block))
-        case .finished, .retrying, .sentAsText, .notice:
+        case .resumed:
+            resumed = true
+        case .finished, .retrying, .sentAsText, .notice, .fellBack:
             break
         }
     }

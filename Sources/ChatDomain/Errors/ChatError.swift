@@ -22,6 +22,9 @@ public enum ChatError: Error, Sendable, Equatable {
     case idleTimeout(seconds: Double)
     /// The server reported an error inside the answer stream.
     case streamError(message: String)
+    /// The server said, inside the answer stream, that it is overloaded (Anthropic's
+    /// `overloaded_error`).
+    case overloaded(message: String)
     /// The stream ended before the answer was complete.
     case streamCut(String)
     /// The server sent something that is not a chat completion.

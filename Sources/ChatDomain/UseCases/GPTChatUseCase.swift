@@ -8,6 +8,8 @@ public struct GPTChatUseCase: ChatUseCase {
     let tools: ToolLoop?
     /// What answers cost and the run may spend, if that is kept.
     let costs: RunCosts?
+    /// The profiles an answer goes to when the server fails it (`AnswerFallback`), if any.
+    let fallback: AnswerFallback?
 
     /// Creates the use case over `repository`. With a `recorder`, every message is stored as it
     /// happens: the user's while the request is on its way (before any of the answer is read),
@@ -16,16 +18,20 @@ public struct GPTChatUseCase: ChatUseCase {
     /// their tools are offered, and an answer that calls them is followed by the calls' results
     /// and the answer to them (each stored as it completes). With `costs`, each answer's usage
     /// carries its cost, the run's spending is added up, and no request is sent past its budget
-    /// unless the budget's consent raises it.
+    /// unless the budget's consent raises it. With `fallback`, a request that fails before any
+    /// answer text with an error another server may not have (`ChatError.mayBeAnsweredElsewhere`)
+    /// goes, the same conversation, to the next of its profiles (`ChatEvent.fellBack` first).
     public init(
         repository: any GPTRepository, recorder: (any ConversationRecorder)? = nil,
-        modelList: (any ModelRepository)? = nil, tools: ToolLoop? = nil, costs: RunCosts? = nil
+        modelList: (any ModelRepository)? = nil, tools: ToolLoop? = nil, costs: RunCosts? = nil,
+        fallback: AnswerFallback? = nil
     ) {
         self.repository = repository
         self.recorder = recorder
         self.modelList = modelList
         self.tools = tools
         self.costs = costs
+        self.fallback = fallback
     }
 
     public func send(
@@ -121,18 +127,70 @@ public struct GPTChatUseCase: ChatUseCase {
             return Turn(answer: nil, error: .budgetReached(spent: reached.spent, limit: reached.limit))
         }
         let (messages, omitted) = conversation.requestMessagesWithinContext
-        let request = ChatRequest(messages: messages, settings: conversation.settings, tools: offered)
+        var first = true
+        var repository = self.repository
+        var settings = conversation.settings
+        var answeredBy: AnsweredBy?
+        var steps = fallback?.steps[...] ?? []
+        while true {
+            let request = ChatRequest(messages: messages, settings: settings, tools: offered)
+            var (partial, error) =
+                first
+                ? await ask(
+                    request, of: repository, in: &conversation, onEvent: onEvent, whileSending: whileSending,
+                    answeredBy: answeredBy)
+                : await ask(request, of: repository, in: &conversation, onEvent: onEvent, answeredBy: answeredBy)
+            first = false
+            guard let error else {
+                conversation.append(partial)
+                return Turn(answer: partial, omittedMessages: omitted)
+            }
+            if !partial.hasAnswerContent {
+                // Nothing of the answer was shown: another profile may answer it.
+                let named = answeredBy == nil && fallback?.namedModel == settings.model
+                if error.mayBeAnsweredElsewhere(modelNamedByPerson: named), let step = steps.popFirst() {
+                    onEvent(
+                        .fellBack(
+                            from: answeredBy?.profile ?? fallback?.profile, to: step.profile,
+                            model: step.settings.model, after: error))
+                    repository = step.repository
+                    var next = step.settings
+                    next.responseSchema = conversation.settings.responseSchema
+                    settings = next
+                    answeredBy = AnsweredBy(profile: step.profile, model: step.settings.model)
+                    continue
+                }
+                // Nothing of the answer was stored: stored rows need text (or tool calls).
+                await markQuestionFailed(in: &conversation)
+            } else {
+                partial.state = .interrupted
+                conversation.append(partial)
+            }
+            return Turn(answer: nil, error: error, omittedMessages: omitted)
+        }
+    }
+
+    /// Sends `request` to `repository` and reads its answer, handing each event on and storing
+    /// the answer as it streams; `whileSending` runs once the request has started. The answer,
+    /// stored as it ended when it has content (whole, or interrupted with the error), and the
+    /// error, if it failed.
+    private func ask(
+        _ request: ChatRequest, of repository: any GPTRepository, in conversation: inout Conversation,
+        onEvent: (ChatEvent) -> Void, whileSending: (inout Conversation) async -> Void = { _ in },
+        answeredBy: AnsweredBy?
+    ) async -> (ChatMessage, ChatError?) {
         let answer = repository.streamChat(request)
         await whileSending(&conversation)
         // Until it ends well, a stored answer counts as interrupted: a killed process leaves it so.
         var partial = ChatMessage(role: .assistant, content: "", state: .interrupted)
+        partial.answeredBy = answeredBy
         let recording = recorder.flatMap { recorder in
             conversation.id.map {
                 recorder.recordAnswer(
-                    to: $0, settings: conversation.settings, systemPrompt: conversation.systemPrompt)
+                    to: $0, settings: request.settings, systemPrompt: conversation.systemPrompt)
             }
         }
-        let model = conversation.settings.model
+        let model = request.settings.model
         var costed = false
         defer {
             // An answer whose server reported no usage has a cost no one knows.
@@ -155,18 +213,13 @@ public struct GPTChatUseCase: ChatUseCase {
             if Task.isCancelled { throw .cancelled }
             partial.state = .complete
             if let recording { partial = await recording.finish(partial) }
-            conversation.append(partial)
-            return Turn(answer: partial, omittedMessages: omitted)
+            return (partial, nil)
         } catch {
-            if !partial.hasAnswerContent {
-                // Nothing of the answer was stored: stored rows need text (or tool calls).
-                await markQuestionFailed(in: &conversation)
-            } else {
+            if partial.hasAnswerContent {
                 partial.state = .interrupted
                 if let recording { partial = await recording.finish(partial) }
-                conversation.append(partial)
             }
-            return Turn(answer: nil, error: error, omittedMessages: omitted)
+            return (partial, error)
         }
     }
 }

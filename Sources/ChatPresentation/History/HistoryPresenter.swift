@@ -66,6 +66,7 @@ public struct HistoryPresenter {
                 continue
             }
             text += style.bold(message.role == .user ? "you:" : "assistant:") + Self.mark(message.state)
+            text += Self.marks(message).map { style.dim($0) } ?? ""
             if let cost = message.usage?.costUSD { text += style.dim(" " + Dollars.text(cost)) }
             text += "\n"
             if !message.content.isEmpty || !message.hasToolCalls { text += message.content + "\n" }
@@ -113,7 +114,8 @@ public struct HistoryPresenter {
                 }
                 continue
             }
-            text += "## \(message.role == .user ? "You" : "Assistant")\(Self.mark(message.state))\n\n"
+            text += "## \(message.role == .user ? "You" : "Assistant")\(Self.mark(message.state))"
+            text += (Self.marks(message) ?? "") + "\n\n"
             if !message.content.isEmpty || !message.hasToolCalls { text += "\(message.content)\n\n" }
             for image in message.images { text += Self.describe(image) + "\n\n" }
             for call in message.toolCalls {
@@ -123,6 +125,15 @@ public struct HistoryPresenter {
             }
         }
         output.write(text)
+    }
+
+    /// ` (profile claude, claude-haiku-4-5; resumed)`: who gave an answer in place of the
+    /// conversation's own profile (`fallback`), and whether its stream was resumed; nil for neither.
+    private static func marks(_ message: ChatMessage) -> String? {
+        var marks: [String] = []
+        if let by = message.answeredBy { marks.append("profile \(by.profile), \(by.model)") }
+        if message.resumed { marks.append("resumed") }
+        return marks.isEmpty ? nil : " (" + marks.joined(separator: "; ") + ")"
     }
 
     private static func mark(_ state: MessageState) -> String {

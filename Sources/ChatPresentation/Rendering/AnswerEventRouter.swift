@@ -31,7 +31,9 @@ struct AnswerEventRouter {
             notes.sentAsText(provider: provider)
         case .notice(let notice):
             notes.notice(notice)
-        case .usage, .finished, .toolCalls, .thinking:
+        case .fellBack(let from, let to, let model, let error):
+            notes.fellBack(from: from, to: to, model: model, after: error)
+        case .usage, .finished, .toolCalls, .thinking, .resumed:
             break
         }
     }

@@ -42,6 +42,14 @@ struct AnswerNotes {
         sink.write(style.note("chat: note: " + ErrorWording.line(for: notice)) + "\n")
     }
 
+    /// One line, on a terminal or not: the answer went to the next profile of `fallback`.
+    mutating func fellBack(from: String?, to: String, model: String, after error: ChatError) {
+        endReasoning()
+        sink.write(
+            style.note("chat: note: " + ErrorWording.fallbackNote(from: from, to: to, model: model, after: error))
+                + "\n")
+    }
+
     /// Ends the reasoning's line, if it is open, before the answer's text or its end.
     mutating func endReasoning() {
         guard inReasoning else { return }

@@ -52,6 +52,13 @@ public final class JSONLinesAnswerRenderer: AnswerRenderer {
         switch event {
         case .text, .toolCalls, .thinking, .sentAsText, .notice:
             break
+        case .fellBack(let from, let to, let model, let error):
+            write([
+                "type": .string("fallback"), "from": .string(from), "to": .string(to), "model": .string(model),
+                "kind": .string(ErrorWording.kind(of: error)), "status": .number(ErrorWording.status(of: error)),
+            ])
+        case .resumed(let reason):
+            write(["type": .string("resume"), "kind": .string(ErrorWording.kind(of: reason))])
         case .reasoning(let piece):
             if !piece.isEmpty { write(["type": .string("reasoning"), "text": .string(piece)]) }
         case .retrying(let attempt, let limit, let delay, let reason):

@@ -15,6 +15,7 @@ extension ErrorWording {
         case .connectTimeout: "connect_timeout"
         case .idleTimeout: "idle_timeout"
         case .streamError: "stream_error"
+        case .overloaded: "overloaded"
         case .streamCut: "stream_cut"
         case .malformedResponse: "malformed_response"
         case .unsupportedEncoding: "unsupported_encoding"

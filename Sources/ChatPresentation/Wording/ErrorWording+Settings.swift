@@ -172,6 +172,8 @@ extension ErrorWording {
         case .flag: "--profile"
         case .role(let name, let path): "role \(name) in \(path)"
         case .defaultProfile(let path): "default_profile in \(path)"
+        case .fallback(.configFile(let key, let path)): "\(key) in \(path)"
+        case .fallback(let source): "fallback in \(source.name)"
         }
     }
 

@@ -45,6 +45,9 @@ public enum ErrorWording {
             return "no data from the server for \(seconds(value)); gave up (raise it with --idle-timeout)"
         case .streamError(let message):
             return "the server reported an error: \(message)"
+        case .overloaded(let message):
+            return "the server is overloaded: \(message) (try again in a moment; the config's fallback can name "
+                + "profiles to ask instead)"
         case .streamCut(let message):
             return "the answer was cut off: \(message)"
         case .malformedResponse(let message):
@@ -253,6 +256,13 @@ public enum ErrorWording {
             + "sent to it as text"
     }
 
+    /// The note when an answer went to the next profile of `fallback`: which one failed, how,
+    /// and which one (and model) is asked instead.
+    public static func fallbackNote(from: String?, to: String, model: String, after error: ChatError) -> String {
+        let failed = from.map { "profile \($0)" } ?? "the server"
+        return "\(failed) failed (\(line(for: error).excerpt(limit: 120))); asking profile \(to) (\(model)) instead"
+    }
+
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
@@ -273,6 +283,7 @@ extension ChatError {
         case .server(let status, let message): return .server(status: status, message: clean(message))
         case .connection(let failure, let message): return .connection(failure, message: clean(message))
         case .streamError(let message): return .streamError(message: clean(message))
+        case .overloaded(let message): return .overloaded(message: clean(message))
         case .streamCut(let message): return .streamCut(clean(message))
         case .malformedResponse(let message): return .malformedResponse(clean(message))
         case .unsupportedEncoding(let encoding): return .unsupportedEncoding(ServerText.line(encoding, limit: 40))

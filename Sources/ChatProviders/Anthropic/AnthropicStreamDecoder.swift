@@ -55,6 +55,7 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
             throw .malformedResponse("a stream event is not a JSON object: \(text.excerpt())")
         }
         if event.type == "error" || dto.type == "error" {
+            if dto.error?.type == "overloaded_error" { throw .overloaded(message: dto.error?.summary ?? "Overloaded") }
             throw .streamError(message: dto.error?.summary ?? "no message")
         }
         switch dto.type {

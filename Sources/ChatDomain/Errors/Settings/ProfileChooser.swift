@@ -6,4 +6,6 @@ public enum ProfileChooser: Sendable, Equatable {
     case role(String, path: String)
     /// `default_profile` in the config file at `path`.
     case defaultProfile(path: String)
+    /// `fallback`, as set there.
+    case fallback(SettingSource)
 }
