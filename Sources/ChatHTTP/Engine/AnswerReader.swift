@@ -17,7 +17,10 @@ import ChatSystem
 /// it leaves that thread before `read` returns (see `ConsumerExecutor`).
 final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     private let runner: RequestRunner<Provider>
-    private let request: ChatRequest
+    /// The request asked for.
+    private let asked: ChatRequest
+    /// The request sent now: `asked`, or its continuation after a break (`resume(after:)`).
+    private var request: ChatRequest
     private var variant: Provider.RequestVariant
     private var fellBack = false
     private var retries = 0
@@ -29,10 +32,24 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     private var done = false
     private var events: [ChatEvent] = []
     private var nextEvent = 0
+    /// The answer's text so far (every attempt's, as handed on).
+    private var text = ""
+    /// Whether the answer has anything but text so far (reasoning, thinking, tool calls): it
+    /// cannot be continued from its text.
+    private var notTextOnly = false
+    /// How many times the answer was resumed after a break.
+    private var resumes = 0
+    /// The break a continuation is being read for: its error, thrown if the continuation fails
+    /// before its answer begins.
+    private var broken: ChatError?
+    /// Whitespace the answer showed before it broke that the continuation's prefill left out:
+    /// the continuation's own at its start is not shown again.
+    private var shownWhitespace: Substring = ""
 
     /// Sends the first request at once, so it is on its way while the caller does other work.
     init(runner: RequestRunner<Provider>, request: ChatRequest) {
         self.runner = runner
+        asked = request
         self.request = request
         variant = runner.provider.variant(for: request)
         startAttempt()
@@ -95,19 +112,94 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
                 done = true
                 return nil
             }
+            let start = events.count
             do {
-                if try await current.read(into: &events) { continue }
+                let more = try await current.read(into: &events)
+                take(from: start)
+                if more { continue }
                 attempt = nil
                 if fellBack { runner.provider.fallbackWorked(variant) }
                 done = true
             } catch let failure as AttemptFailure {
+                take(from: start)
                 attempt = nil
-                try retry(after: failure)
+                if let broken {
+                    // The continuation was refused: the break stands.
+                    if runner.provider.refusesContinuation(
+                        failure.error, detail: failure.detail, model: request.settings.model)
+                    {
+                        runner.diagnostics.note(
+                            "\(request.settings.model) takes no prefill: the answer is not resumed, now or later this run"
+                        )
+                    } else {
+                        runner.diagnostics.note("the answer's continuation failed: \(failure.summary)")
+                    }
+                    self.failure = broken
+                } else {
+                    try retry(after: failure)
+                }
             } catch {
+                take(from: start)
                 attempt = nil
-                self.failure = error
+                if !resume(after: error) { self.failure = error }
             }
         }
+    }
+
+    /// Goes over the events from `start` on, as they are to be handed on: keeps the answer's text,
+    /// and leaves out of a continuation's first text the whitespace shown before the break.
+    private func take(from start: Int) {
+        var index = start
+        while index < events.count {
+            switch events[index] {
+            case .text(var piece):
+                if !shownWhitespace.isEmpty {
+                    while let first = piece.first, first == shownWhitespace.first {
+                        piece.removeFirst()
+                        shownWhitespace.removeFirst()
+                    }
+                    if !piece.isEmpty { shownWhitespace = "" }
+                    if piece.isEmpty {
+                        events.remove(at: index)
+                        continue
+                    }
+                    events[index] = .text(piece)
+                }
+                text += piece
+            case .reasoning, .thinking, .toolCalls:
+                notTextOnly = true
+            default:
+                break
+            }
+            index += 1
+        }
+    }
+
+    /// After `error` broke the answer's stream: asks for its continuation from the text shown, when
+    /// the break is one a connection makes (a reset, an idle timeout, a cut body), the answer so
+    /// far is text only, the retries allow (`retries`) and the provider can continue it. Returns
+    /// whether it did.
+    private func resume(after error: any Error) -> Bool {
+        guard let error = error as? ChatError, resumes < runner.server.retry.maxRetries, !notTextOnly else {
+            return false
+        }
+        switch error {
+        case .connection, .idleTimeout, .streamCut: break
+        default: return false
+        }
+        var shown = Substring(text)
+        while let last = shown.last, last.isWhitespace { shown.removeLast() }
+        guard let continuation = runner.provider.continuation(of: asked, after: String(shown), variant: variant)
+        else { return false }
+        resumes += 1
+        broken = error
+        shownWhitespace = text[shown.endIndex...]
+        request = continuation
+        runner.diagnostics.note(
+            "the answer broke off after \(text.count) characters (\(error)): asked again with them as a prefill")
+        events.append(.resumed(reason: error))
+        startAttempt()
+        return true
     }
 
     private func startAttempt() {

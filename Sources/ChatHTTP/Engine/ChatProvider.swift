@@ -34,6 +34,14 @@ package protocol ChatProvider: Sendable {
     /// What `--verbose` says when a request is sent again as `variant`; nil for nothing.
     func fallbackNote(_ variant: RequestVariant) -> String?
 
+    /// The request that continues an answer whose stream broke after `shown` (its text so far,
+    /// trailing whitespace removed): `request` with that text as the assistant's last message (a
+    /// prefill), shaped by `variant`; nil when the API or the model cannot continue an answer.
+    func continuation(of request: ChatRequest, after shown: String, variant: RequestVariant) -> ChatRequest?
+    /// Whether `error`, the failure of a continuation (`continuation(of:after:variant:)`) for
+    /// `model`, says the model takes no prefill; the provider then asks it for none again this run.
+    func refusesContinuation(_ error: ChatError, detail: ServerErrorDetail?, model: String) -> Bool
+
     /// A decoder for one streamed answer.
     func makeStreamDecoder() -> StreamDecoder
     /// A few events of an everyday streamed answer, as the server sends them. The reader runs
@@ -56,4 +64,13 @@ package protocol ChatProvider: Sendable {
 extension ChatProvider {
     /// Nothing said of a fallback.
     package func fallbackNote(_ variant: RequestVariant) -> String? { nil }
+
+    /// No continuation: the API has no way to go on with an answer (OpenAI's).
+    package func continuation(of request: ChatRequest, after shown: String, variant: RequestVariant) -> ChatRequest? {
+        nil
+    }
+
+    package func refusesContinuation(_ error: ChatError, detail: ServerErrorDetail?, model: String) -> Bool {
+        false
+    }
 }

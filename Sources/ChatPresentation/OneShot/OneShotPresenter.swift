@@ -49,6 +49,15 @@ public struct OneShotPresenter {
         if renderer.outputClosed { return .outputClosed }
         let error = turn.error ?? .malformedResponse("no answer")
         if error == .cancelled { return .interrupted }
+        if renderer.printedText, let partial = conversation.messages.last, partial.role == .assistant,
+            let line = ErrorWording.brokenLine(for: error, after: partial.content.count)
+        {
+            // The text shown stays: the stored conversation ends with it, marked interrupted.
+            notes.write(
+                notesStyle.error("chat: error: \(line) (the text shown is kept; chat -c, then /retry, asks again)")
+                    + "\n")
+            return .failed(error)
+        }
         notes.write(notesStyle.error("chat: error: \(ErrorWording.line(for: error))") + "\n")
         return .failed(error)
     }

@@ -106,7 +106,10 @@ final class REPLContext {
                 note("(your message is kept: /retry asks again whether to go on; /usage shows what was spent)")
             }
         case let error?:
-            failure(ErrorWording.line(for: error))
+            let partial = printed ? conversation.messages.last.flatMap { $0.role == .assistant ? $0 : nil } : nil
+            failure(
+                partial.flatMap { ErrorWording.brokenLine(for: error, after: $0.content.count) }
+                    ?? ErrorWording.line(for: error))
             note(printed ? "(the partial answer is kept; /retry asks again)" : "(/retry sends it again)")
         }
         return false

@@ -256,6 +256,19 @@ public enum ErrorWording {
             + "sent to it as text"
     }
 
+    /// The line for a stream that broke (a reset, an idle timeout, a cut body) after `characters`
+    /// of the answer were shown, and was not resumed: where it broke and why; nil for any other
+    /// error.
+    public static func brokenLine(for error: ChatError, after characters: Int) -> String? {
+        switch error {
+        case .connection, .idleTimeout, .streamCut:
+            return
+                "the answer broke off after \(characters) character\(characters == 1 ? "" : "s"): \(line(for: error))"
+        default:
+            return nil
+        }
+    }
+
     /// The note when an answer went to the next profile of `fallback`: which one failed, how,
     /// and which one (and model) is asked instead.
     public static func fallbackNote(from: String?, to: String, model: String, after error: ChatError) -> String {

@@ -1,3 +1,4 @@
+import ChatCatalogue
 import ChatDomain
 import ChatHTTP
 import ChatJSON
@@ -36,6 +37,8 @@ struct AnthropicProvider: ChatProvider {
     private let toldNoThinking = OnceFlag()
     /// The form a server asked for after a 400, kept for the run.
     private let learnedForm = RunMemory<ThinkingForm>()
+    /// The models that refused a prefill this run.
+    private let refusedPrefill = RunMemory<Set<String>>()
 
     let chatPath = "/messages"
 
@@ -97,6 +100,33 @@ struct AnthropicProvider: ChatProvider {
         "the server asked for the \(form.rawValue) form of thinking: sent again that way, and so for the rest of the run"
     }
 
+    /// `request` with `shown` as the assistant's last message, for the model to continue: only
+    /// without thinking (no model takes a prefill with it) or a schema (answered by a tool call),
+    /// and for a model that takes a prefill (`PrefillTable`; one it does not know unless it refused
+    /// one this run).
+    func continuation(of request: ChatRequest, after shown: String, variant form: ThinkingForm) -> ChatRequest? {
+        let model = request.settings.model
+        guard !shown.isEmpty, request.settings.responseSchema == nil,
+            AnthropicThinking.asked(
+                effort: request.settings.sampling[.effort]?.effort, budget: thinkingBudget, form: form)
+                == nil,
+            PrefillTable.takesPrefill(model) ?? !(refusedPrefill.learned ?? []).contains(model)
+        else { return nil }
+        var continued = request
+        continued.messages.append(ChatMessage(role: .assistant, content: shown))
+        return continued
+    }
+
+    /// The 400 of a model that takes no prefill: "This model does not support assistant message
+    /// prefill. The conversation must end with a user message."
+    func refusesContinuation(_ error: ChatError, detail: ServerErrorDetail?, model: String) -> Bool {
+        guard case .badRequest(400, let message) = error else { return false }
+        let text = (detail?.message ?? message).lowercased()
+        guard text.contains("prefill") || text.contains("must end with a user message") else { return false }
+        refusedPrefill.learn((refusedPrefill.learned ?? []).union([model]))
+        return true
+    }
+
     func makeStreamDecoder() -> AnthropicStreamDecoder {
         AnthropicStreamDecoder()
     }
@@ -112,6 +142,9 @@ struct AnthropicProvider: ChatProvider {
     func decodeWhole(_ body: [UInt8], _ emit: (ChatEvent) -> Void) throws(ChatError) {
         let message = (try? JSONReader.read(MessagesMessageDTO.self, from: body)) ?? nil
         if let message, message.type == "error" || message.error != nil {
+            if message.error?.type == "overloaded_error" {
+                throw .overloaded(message: message.error?.summary ?? "Overloaded")
+            }
             throw .streamError(message: message.error?.summary ?? "no message")
         }
         guard let message, let content = message.content else {
