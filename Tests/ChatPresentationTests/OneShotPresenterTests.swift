@@ -202,7 +202,11 @@ struct OneShotPresenterTests {
 
         #expect(run.outcome == .failed(error))
         #expect(output.text == "Half an answer\n")
-        #expect(notes.writes == ["chat: error: the answer was cut off: connection reset\n"])
+        #expect(
+            notes.writes == [
+                "chat: error: the answer broke off after 14 characters: the answer was cut off: connection reset (the "
+                    + "text shown is kept; chat -c, then /retry, asks again)\n"
+            ])
     }
 
     @Test func aRequestNoticeIsOneNoteLineOnAPipeTooAndTheAnswerStaysClean() async {

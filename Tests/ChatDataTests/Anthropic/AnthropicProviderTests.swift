@@ -157,7 +157,7 @@ import Testing
         let result = await Self.collect(
             Self.repository(server, retry: RetryPolicy(maxRetries: 2, initialDelay: 0.01)).streamChat(Self.request()))
         #expect(result.events == [.text("Partial")])
-        #expect(result.error == .streamError(message: "Overloaded"))
+        #expect(result.error == .overloaded(message: "Overloaded"))
         #expect(server.requests.count == 1)
     }
 

@@ -175,7 +175,7 @@ import Testing
     @Test func anErrorEventEndsTheStreamWithTheTextKept() {
         Self.expectSameAtEverySplit(
             AnthropicStreamExamples.overloaded,
-            Outcome(events: [.text("Partial")], error: .streamError(message: "Overloaded"), complete: false))
+            Outcome(events: [.text("Partial")], error: .overloaded(message: "Overloaded"), complete: false))
     }
 
     @Test func cacheTokensCountInThePromptAndAreReportedApart() {
