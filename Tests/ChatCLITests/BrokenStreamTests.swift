@@ -107,6 +107,29 @@ import Testing
         #expect(shownConversation.stdout.contains("\n" + whole + "\n\n"), "\(shownConversation.stdout)")
     }
 
+    @Test func aStreamThatGoesQuietIsResumedAndJSONSaysSo() async throws {
+        // No byte for longer than --idle-timeout after some text: the same resumption.
+        let server = try LoopbackServer { _, index in
+            index == 0 ? Self.start(["Counting: one,"]) + [.stall(5)] : Self.whole([" two, three."])
+        }
+        defer { server.stop() }
+        let (chat, options) = try Self.chat(for: server, model: "claude-3-7-sonnet-latest")
+        defer { try? FileManager.default.removeItem(atPath: chat.home) }
+        let result = try await chat.run(options + ["--idle-timeout", "1", "--json", "count"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = try result.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let types = events.compactMap { $0["type"] as? String }
+        #expect(types.first == "start" && types.last == "done", "\(types)")
+        let resume = try #require(events.first { $0["type"] as? String == "resume" })
+        #expect(resume["kind"] as? String == "idle_timeout")
+        let deltas = events.filter { $0["type"] as? String == "delta" }.compactMap { $0["text"] as? String }
+        #expect(deltas.joined() == "Counting: one, two, three.")
+        #expect(server.requests.count == 2)
+        #expect(Self.text(try #require(try Self.messages(server.requests[1]).last)) == "Counting: one,")
+    }
+
     @Test func aModelTheTableSaysRefusesAPrefillIsNotAskedAndTheLineSaysWhereItBroke() async throws {
         let server = try LoopbackServer { _, _ in Self.start(["Partial answer"]) + [.close] }
         defer { server.stop() }
