@@ -97,3 +97,30 @@ import Testing
         #expect(conversation.messages.map(\.state) == [.failed])
     }
 }
+
+extension AnswerFallbackTests {
+    @Test func aRequestRefusedBeforeAnyAnswerCostsNothingAndIsNotAnUnknownCost() async {
+        let spending = RunSpending(limit: 1)
+        let book = PriceBook([.init("claude-model", ModelPrice(input: 1, output: 5))])
+        let primary = StubGPTRepository([.answer([], failure: .server(status: 503, message: "busy"))])
+        let second = StubGPTRepository([
+            .answer([
+                .text("From Claude"), .usage(TokenUsage(promptTokens: 1_000_000, completionTokens: 0)),
+                .finished(reason: "end_turn"),
+            ])
+        ])
+        let useCase = GPTChatUseCase(
+            repository: primary, costs: RunCosts(prices: book, spending: spending),
+            fallback: AnswerFallback(
+                profile: "main", steps: [.init(profile: "claude", repository: second, settings: Self.claude)]))
+        var conversation = Conversation(systemPrompt: nil, settings: Self.settings)
+        var notices: [RequestNotice] = []
+        let turn = await useCase.send("question", in: &conversation) { event in
+            if case .notice(let notice) = event { notices.append(notice) }
+        }
+        #expect(turn.answer?.content == "From Claude")
+        #expect(notices.isEmpty)
+        #expect(!spending.hasUnknownCosts)
+        #expect(spending.spent == 1)
+    }
+}

@@ -218,6 +218,10 @@ public struct GPTChatUseCase: ChatUseCase {
             if partial.hasAnswerContent {
                 partial.state = .interrupted
                 if let recording { partial = await recording.finish(partial) }
+            } else if partial.reasoning == nil, partial.thinkingBlocks.isEmpty {
+                // Refused before any of its answer (a 503 a fallback follows, say): no tokens were
+                // billed, so its cost is known, and nothing.
+                costed = true
             }
             return (partial, error)
         }
