@@ -106,7 +106,8 @@ enum ConversationQueries {
         try db.rows(
             """
             SELECT c.id, c.title, c.created_at, c.updated_at, c.parent_id, c.branched_from, c.branch_turn,
-                (SELECT model FROM message WHERE conversation_id = c.id ORDER BY id DESC LIMIT 1) AS model,
+                (SELECT model FROM message WHERE conversation_id = c.id AND answered_by IS NULL ORDER BY id DESC LIMIT 1)
+                    AS model,
                 CASE WHEN c.branched THEN \(answersOnBranch)
                     ELSE (SELECT COUNT(*) FROM message WHERE conversation_id = c.id AND \(turnAnswer)) END AS turns
             FROM conversation c WHERE \(condition) ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?

@@ -52,7 +52,8 @@ struct SessionBuilder {
         let resolver = SettingsResolver(
             environment: environment, localModelCommand: Installation.localModelCommand(environment: environment))
         var steps: [AnswerFallback.Step] = []
-        for name in settings.fallback {
+        // The profile in use is not asked again.
+        for name in settings.fallback where name != settings.profile {
             var resolved: ResolvedSettings
             do {
                 resolved = try await resolver.resolve(options.overrides, fallbackProfile: name)
@@ -65,6 +66,7 @@ struct SessionBuilder {
                     profile: name, repository: ServerGPTRepository(server: resolved.server, client: client),
                     settings: resolved.chat))
         }
+        guard !steps.isEmpty else { return nil }
         return AnswerFallback(
             profile: settings.profile, steps: steps,
             namedModel: settings.given.model.isEmpty ? nil : settings.given.model)
