@@ -27,7 +27,9 @@ extension ConversationFileDTO {
                             total_tokens: $0.totalTokens)
                     },
                     images: message.images.isEmpty ? nil : message.images.map(StoredImageDTO.init),
-                    parts: StoredPartDTO.needsParts(message) ? message.parts.map(StoredPartDTO.init) : nil
+                    parts: StoredPartDTO.needsParts(message) ? message.parts.map(StoredPartDTO.init) : nil,
+                    answered_by: message.answeredBy?.profile, answered_model: message.answeredBy?.model,
+                    resumed: message.resumed ? true : nil
                 )
             }
         )
@@ -47,17 +49,20 @@ extension ConversationFileDTO {
                     promptTokens: $0.prompt_tokens, completionTokens: $0.completion_tokens, totalTokens: $0.total_tokens
                 )
             }
-            if let parts = message.parts {
-                messages.append(
+            var read =
+                message.parts.map {
                     ChatMessage(
-                        role: role, parts: parts.compactMap { $0.toDomain(home: home) }, state: state,
-                        reasoning: message.reasoning, usage: usage))
-                continue
-            }
-            messages.append(
-                ChatMessage(
+                        role: role, parts: $0.compactMap { $0.toDomain(home: home) }, state: state,
+                        reasoning: message.reasoning, usage: usage)
+                }
+                ?? ChatMessage(
                     role: role, content: message.content, state: state, reasoning: message.reasoning,
-                    usage: usage, images: (message.images ?? []).map { $0.toDomain(home: home) }))
+                    usage: usage, images: (message.images ?? []).map { $0.toDomain(home: home) })
+            if let profile = message.answered_by {
+                read.answeredBy = AnsweredBy(profile: profile, model: message.answered_model ?? "")
+            }
+            read.resumed = message.resumed ?? false
+            messages.append(read)
         }
         let settings = self.settings.applied(to: ChatSettings(model: model, stream: stream))
         return .success(Conversation(systemPrompt: system_prompt, settings: settings, messages: messages))

@@ -18,6 +18,12 @@ struct ConversationFileDTO: JSONFields, Equatable {
         /// Every part, in order, when its text and images do not say it all: an answer's tool
         /// calls, a `tool` message's results (as the history's `parts` column keeps them).
         var parts: [StoredPartDTO]?
+        /// The profile and model that gave the answer in place of the conversation's own
+        /// (`fallback`).
+        var answered_by: String?
+        var answered_model: String?
+        /// true: the answer's stream broke and was resumed where it stopped.
+        var resumed: Bool?
 
         static let fields: [JSONField<Self>] = [
             JSONField("role", { $0.role }, { $0.role = $1 }), JSONField("content", { $0.content }, { $0.content = $1 }),
@@ -26,6 +32,9 @@ struct ConversationFileDTO: JSONFields, Equatable {
             JSONField("usage", optional: { $0.usage }, { $0.usage = $1 }),
             JSONField("images", optional: { $0.images }, { $0.images = $1 }),
             JSONField("parts", optional: { $0.parts }, { $0.parts = $1 }),
+            JSONField("answered_by", optional: { $0.answered_by }, { $0.answered_by = $1 }),
+            JSONField("answered_model", optional: { $0.answered_model }, { $0.answered_model = $1 }),
+            JSONField("resumed", optional: { $0.resumed }, { $0.resumed = $1 }),
         ].sortedByName()
     }
 

@@ -31,6 +31,25 @@ import Testing
         }
     }
 
+    @Test func anAnswerAFallbackGaveAndOneResumedKeepTheirMarks() throws {
+        var conversation = Conversation(settings: ChatSettings(model: "m"))
+        conversation.append(ChatMessage(role: .user, content: "Hi"))
+        var answer = ChatMessage(role: .assistant, content: "Hello")
+        answer.answeredBy = AnsweredBy(profile: "claude", model: "claude-haiku-4-5")
+        answer.resumed = true
+        conversation.append(answer)
+        try withTempDir { dir in
+            try archive.save(conversation, to: dir + "/c.json")
+            let text = try String(contentsOfFile: dir + "/c.json", encoding: .utf8)
+            #expect(
+                text.contains(#""answered_by" : "claude""#) || text.contains(#""answered_by": "claude""#), "\(text)")
+            let loaded = try archive.load(from: dir + "/c.json")
+            #expect(loaded == conversation)
+            #expect(loaded.messages.last?.answeredBy?.model == "claude-haiku-4-5")
+            #expect(loaded.messages.last?.resumed == true)
+        }
+    }
+
     @Test func settingsAreWrittenFlatBesideTheModelAndUnsetOnesLeftOut() throws {
         let set = Conversation(
             settings: ChatSettings(
