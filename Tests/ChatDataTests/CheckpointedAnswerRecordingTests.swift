@@ -45,6 +45,23 @@ struct CheckpointedAnswerRecordingTests {
         return stored
     }
 
+    @Test func anAnswerAFallbackGivesIsStoredMarkedFromItsFirstPieceAndTheConversationKeepsItsModel() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let (store, id) = try await open(interval: .zero)
+        let claude = ChatSettings(model: "claude-model", provider: "anthropic")
+        let recording = store.recordAnswer(to: id, settings: claude, systemPrompt: nil)
+        recording.add(
+            .fellBack(from: "main", to: "claude", model: "claude-model", after: .server(status: 503, message: "busy")))
+        recording.add(.text("Half"))
+        recording.add(.resumed(reason: .streamCut("reset")))
+        // What a crash now would leave: the piece, marked with the profile, its model, resumed.
+        let stored = try await waitUntilStored(store, id) { $0.first?.content == "Half" && $0.first?.resumed == true }
+        #expect(stored.first?.answeredBy == AnsweredBy(profile: "claude", model: "claude-model"))
+        #expect(stored.first?.resumed == true)
+        // Continued, the conversation asks its own model, not the fallback's.
+        #expect(try await store.load(id).get().settings.model == "model-a")
+    }
+
     @Test func eachPieceIsStoredInterruptedUntilTheAnswerEndsWhole() async throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let (store, id) = try await open(interval: .zero)

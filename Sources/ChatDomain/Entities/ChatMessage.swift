@@ -123,7 +123,9 @@ public struct ChatMessage: Sendable, Equatable {
     }
 
     /// Adds what a streamed `event` carries: answer text to the content, reasoning to the
-    /// reasoning, token usage, the tool calls the answer ends with, the thinking blocks kept to send back. Appends in place, so a long answer is never copied whole.
+    /// reasoning, token usage, the tool calls the answer ends with, the thinking blocks kept to
+    /// send back, the fallback profile that gives it (`answeredBy`) and its resumption
+    /// (`resumed`). Appends in place, so a long answer is never copied whole.
     public mutating func add(_ event: ChatEvent) {
         switch event {
         case .text(let piece):
@@ -139,7 +141,9 @@ public struct ChatMessage: Sendable, Equatable {
             parts.append(.thinking(block))
         case .resumed:
             resumed = true
-        case .finished, .retrying, .sentAsText, .notice, .fellBack:
+        case .fellBack(_, let profile, let model, _):
+            answeredBy = AnsweredBy(profile: profile, model: model)
+        case .finished, .retrying, .sentAsText, .notice:
             break
         }
     }

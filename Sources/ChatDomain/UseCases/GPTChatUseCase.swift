@@ -131,15 +131,15 @@ public struct GPTChatUseCase: ChatUseCase {
         var repository = self.repository
         var settings = conversation.settings
         var answeredBy: AnsweredBy?
+        var fellBack: ChatEvent?
         var steps = fallback?.steps[...] ?? []
         while true {
             let request = ChatRequest(messages: messages, settings: settings, tools: offered)
             var (partial, error) =
                 first
                 ? await ask(
-                    request, of: repository, in: &conversation, onEvent: onEvent, whileSending: whileSending,
-                    answeredBy: answeredBy)
-                : await ask(request, of: repository, in: &conversation, onEvent: onEvent, answeredBy: answeredBy)
+                    request, of: repository, in: &conversation, onEvent: onEvent, whileSending: whileSending)
+                : await ask(request, of: repository, in: &conversation, onEvent: onEvent, fellBack: fellBack)
             first = false
             guard let error else {
                 conversation.append(partial)
@@ -149,10 +149,11 @@ public struct GPTChatUseCase: ChatUseCase {
                 // Nothing of the answer was shown: another profile may answer it.
                 let named = answeredBy == nil && fallback?.namedModel == settings.model
                 if error.mayBeAnsweredElsewhere(modelNamedByPerson: named), let step = steps.popFirst() {
-                    onEvent(
-                        .fellBack(
-                            from: answeredBy?.profile ?? fallback?.profile, to: step.profile,
-                            model: step.settings.model, after: error))
+                    let event = ChatEvent.fellBack(
+                        from: answeredBy?.profile ?? fallback?.profile, to: step.profile,
+                        model: step.settings.model, after: error)
+                    onEvent(event)
+                    fellBack = event
                     repository = step.repository
                     var next = step.settings
                     next.responseSchema = conversation.settings.responseSchema
@@ -171,24 +172,28 @@ public struct GPTChatUseCase: ChatUseCase {
     }
 
     /// Sends `request` to `repository` and reads its answer, handing each event on and storing
-    /// the answer as it streams; `whileSending` runs once the request has started. The answer,
+    /// the answer as it streams; `whileSending` runs once the request has started; `fellBack`,
+    /// when the request goes to a fallback profile, marks the answer from the start. The answer,
     /// stored as it ended when it has content (whole, or interrupted with the error), and the
     /// error, if it failed.
     private func ask(
         _ request: ChatRequest, of repository: any GPTRepository, in conversation: inout Conversation,
         onEvent: (ChatEvent) -> Void, whileSending: (inout Conversation) async -> Void = { _ in },
-        answeredBy: AnsweredBy?
+        fellBack: ChatEvent? = nil
     ) async -> (ChatMessage, ChatError?) {
         let answer = repository.streamChat(request)
         await whileSending(&conversation)
         // Until it ends well, a stored answer counts as interrupted: a killed process leaves it so.
         var partial = ChatMessage(role: .assistant, content: "", state: .interrupted)
-        partial.answeredBy = answeredBy
         let recording = recorder.flatMap { recorder in
             conversation.id.map {
                 recorder.recordAnswer(
                     to: $0, settings: request.settings, systemPrompt: conversation.systemPrompt)
             }
+        }
+        if let fellBack {
+            partial.add(fellBack)
+            recording?.add(fellBack)
         }
         let model = request.settings.model
         var costed = false
