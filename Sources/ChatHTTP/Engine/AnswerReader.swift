@@ -147,8 +147,11 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     }
 
     /// Goes over the events from `start` on, as they are to be handed on: keeps the answer's text,
-    /// and leaves out of a continuation's first text the whitespace shown before the break.
+    /// and leaves out of a continuation's first text the whitespace shown before the break. Only
+    /// for a provider that can continue an answer, which a retry may do: the others' answers are
+    /// not gone over twice.
     private func take(from start: Int) {
+        guard runner.provider.continuesAnswers, runner.server.retry.maxRetries > 0 else { return }
         var index = start
         while index < events.count {
             switch events[index] {

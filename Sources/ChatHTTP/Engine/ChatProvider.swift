@@ -34,6 +34,9 @@ package protocol ChatProvider: Sendable {
     /// What `--verbose` says when a request is sent again as `variant`; nil for nothing.
     func fallbackNote(_ variant: RequestVariant) -> String?
 
+    /// Whether the API can continue an answer whose stream broke (`continuation(of:after:variant:)`
+    /// may give a request): the reader keeps an answer's text only then.
+    var continuesAnswers: Bool { get }
     /// The request that continues an answer whose stream broke after `shown` (its text so far,
     /// trailing whitespace removed): `request` with that text as the assistant's last message (a
     /// prefill), shaped by `variant`; nil when the API or the model cannot continue an answer.
@@ -66,6 +69,8 @@ extension ChatProvider {
     package func fallbackNote(_ variant: RequestVariant) -> String? { nil }
 
     /// No continuation: the API has no way to go on with an answer (OpenAI's).
+    package var continuesAnswers: Bool { false }
+
     package func continuation(of request: ChatRequest, after shown: String, variant: RequestVariant) -> ChatRequest? {
         nil
     }

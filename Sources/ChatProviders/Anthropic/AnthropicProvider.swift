@@ -100,6 +100,9 @@ struct AnthropicProvider: ChatProvider {
         "the server asked for the \(form.rawValue) form of thinking: sent again that way, and so for the rest of the run"
     }
 
+    /// A prefill continues an answer (for the models that take one).
+    var continuesAnswers: Bool { true }
+
     /// `request` with `shown` as the assistant's last message, for the model to continue: only
     /// without thinking (no model takes a prefill with it) or a schema (answered by a tool call),
     /// and for a model that takes a prefill (`PrefillTable`; one it does not know unless it refused
