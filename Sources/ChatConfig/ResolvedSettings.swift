@@ -37,6 +37,8 @@ public struct ResolvedSettings: Sendable {
     public var maxCost: Double?
     /// What models cost: the config's `prices`, then chat's own table.
     public var prices = PriceBook(PriceTable.entries)
+    /// The context windows of models, from chat's own table (`max_context_tokens` comes first).
+    public var windows = ContextWindows(WindowTable.entries)
     /// The MCP servers whose tools the run offers, and how their calls run.
     public var tools = ToolSettings()
 

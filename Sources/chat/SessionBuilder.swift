@@ -62,7 +62,8 @@ struct SessionBuilder {
         var session = Session(
             environment: console.environment, stdout: console.stdout, stderr: console.stderr, settings: settings,
             useCase: GPTChatUseCase(
-                repository: repository, recorder: store, modelList: modelList, tools: tools?.loop, costs: costs),
+                repository: repository, recorder: store, modelList: modelList, tools: tools?.loop, costs: costs,
+                windows: KnownWindows(table: settings.windows)),
             history: store, historyWarnings: historyWarnings)
         session.spending = costs.spending
         session.toolServers = tools?.servers

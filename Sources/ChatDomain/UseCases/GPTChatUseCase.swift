@@ -8,6 +8,8 @@ public struct GPTChatUseCase: ChatUseCase {
     let tools: ToolLoop?
     /// What answers cost and the run may spend, if that is kept.
     let costs: RunCosts?
+    /// The context windows the run knows, for compaction; nil compacts nothing by itself.
+    let windows: KnownWindows?
 
     /// Creates the use case over `repository`. With a `recorder`, every message is stored as it
     /// happens: the user's while the request is on its way (before any of the answer is read),
@@ -16,11 +18,14 @@ public struct GPTChatUseCase: ChatUseCase {
     /// their tools are offered, and an answer that calls them is followed by the calls' results
     /// and the answer to them (each stored as it completes). With `costs`, each answer's usage
     /// carries its cost, the run's spending is added up, and no request is sent past its budget
-    /// unless the budget's consent raises it.
+    /// unless the budget's consent raises it. With `windows`, a conversation nearing its
+    /// context window has its oldest turns summarised (`ChatSettings.autoCompact`).
     public init(
         repository: any GPTRepository, recorder: (any ConversationRecorder)? = nil,
-        modelList: (any ModelRepository)? = nil, tools: ToolLoop? = nil, costs: RunCosts? = nil
+        modelList: (any ModelRepository)? = nil, tools: ToolLoop? = nil, costs: RunCosts? = nil,
+        windows: KnownWindows? = nil
     ) {
+        self.windows = windows
         self.repository = repository
         self.recorder = recorder
         self.modelList = modelList
@@ -113,17 +118,30 @@ public struct GPTChatUseCase: ChatUseCase {
         _ conversation: inout Conversation, offered: [ToolDefinition] = [],
         onEvent: (ChatEvent) -> Void, whileSending: (inout Conversation) async -> Void = { _ in }
     ) async -> Turn {
-        if let reached = await costs?.mayAsk() {
+        if let reached = await costs?.mayAsk(onEvent: onEvent) {
             // Not sent: the question is stored (as it would have been while sending) and marked
             // failed, so later requests leave it out.
             await whileSending(&conversation)
             await markQuestionFailed(in: &conversation)
             return Turn(answer: nil, error: .budgetReached(spent: reached.spent, limit: reached.limit))
         }
-        let (messages, omitted) = conversation.requestMessagesWithinContext
+        var stored = false
+        if let window = await compactionWindow(of: conversation) {
+            // The question is stored first: a summary takes a while.
+            await whileSending(&conversation)
+            stored = true
+            if let error = await compactIfNeeded(&conversation, window: window, onEvent: onEvent) {
+                await markQuestionFailed(in: &conversation)
+                return Turn(answer: nil, error: error)
+            }
+        }
+        // Without compaction, older turns are left out to fit the window, as they always were.
+        let autoCompacts = conversation.settings.autoCompact && windows != nil
+        let (messages, omitted) = conversation.requestMessages(
+            within: autoCompacts ? nil : conversation.settings.maxContextTokens)
         let request = ChatRequest(messages: messages, settings: conversation.settings, tools: offered)
         let answer = repository.streamChat(request)
-        await whileSending(&conversation)
+        if !stored { await whileSending(&conversation) }
         // Until it ends well, a stored answer counts as interrupted: a killed process leaves it so.
         var partial = ChatMessage(role: .assistant, content: "", state: .interrupted)
         let recording = recorder.flatMap { recorder in
