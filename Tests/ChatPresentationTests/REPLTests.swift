@@ -204,6 +204,28 @@ struct REPLTests {
             ])
     }
 
+    @Test func promptShowsWhatTheConversationCostOnceACostIsKnown() async {
+        var priced = TokenUsage(promptTokens: 30, completionTokens: 12)
+        priced.costUSD = 0.006
+        var unpriced = TokenUsage(promptTokens: 40, completionTokens: 2)
+        unpriced.costUSD = nil
+        var again = TokenUsage(promptTokens: 50, completionTokens: 2)
+        again.costUSD = 0.0005
+        let session = Harness(
+            lines: ["Hi", "Again", "More"],
+            answers: [says("Hello", usage: unpriced), says("Hello again", usage: priced), says("OK", usage: again)])
+
+        _ = await session.run()
+
+        #expect(
+            session.reader.prompts == [
+                prompt("test-model · 0 turns"),
+                prompt("test-model · 1 turn · 42 tokens"),
+                prompt("test-model · 2 turns · 42 tokens · $0.00600"),
+                prompt("test-model · 3 turns · 52 tokens · $0.00650"),
+            ])
+    }
+
     @Test func promptEstimatesTokensWhenTheServerReportsNone() async {
         // "Be brief." (9) + "Hi" (2) + "Hello there" (11) = 22 characters: about 6 tokens.
         let session = Harness(lines: ["Hi"], answers: [says("Hello there")])
