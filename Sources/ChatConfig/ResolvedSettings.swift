@@ -39,6 +39,8 @@ public struct ResolvedSettings: Sendable {
     public var prices = PriceBook(PriceTable.entries)
     /// The profiles an answer goes to when the server fails it (`fallback`), in order.
     public var fallback: [String] = []
+    /// The context windows of models, from chat's own table (`max_context_tokens` comes first).
+    public var windows = ContextWindows(WindowTable.entries)
     /// The MCP servers whose tools the run offers, and how their calls run.
     public var tools = ToolSettings()
 

@@ -96,7 +96,14 @@ public enum SettingsTable {
         ),
         Setting(
             "max_context_tokens", .wholeNumber(minimum: 1), to: { $0.chat.maxContextTokens = $1 },
-            about: "The most tokens of earlier turns a request carries; older turns are left out to fit."),
+            about:
+                "The model's context window in tokens, instead of chat's table or the server's figure: near it, the "
+                + "oldest turns are summarised (`auto_compact`), or left out of requests with `auto_compact` false."),
+        Setting(
+            "auto_compact", .boolean, default: .boolean(true), to: { $0.chat.autoCompact = $1 },
+            about:
+                "Whether a conversation nearing the context window has its oldest turns summarised by the model, "
+                + "the summary sent in their place (false leaves them out instead, where the window is known)."),
         // Roles and attachments
         Setting(
             "max_file_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(1_048_576), to: { $0.maxFileBytes = $1 },

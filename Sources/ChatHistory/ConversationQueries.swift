@@ -172,9 +172,11 @@ enum ConversationQueries {
         let shown = Set(tree.branch(endingAt: tree.head(stored: head)))
         let branch = rows.filter { shown.contains($0.message.storageID ?? 0) }
         let alongside = StoredAlongside.conversation(from: branch.map(\.stored))
+        let messages = branch.map(\.message)
         return Conversation(
-            systemPrompt: alongside.systemPrompt, settings: alongside.settings, messages: branch.map(\.message), id: id,
-            title: title.isEmpty ? nil : title, branchedFrom: branchedFrom)
+            systemPrompt: alongside.systemPrompt, settings: alongside.settings, messages: messages, id: id,
+            title: title.isEmpty ? nil : title, branchedFrom: branchedFrom,
+            compaction: try CompactionRows.newest(of: id, over: messages, db))
     }
 
     /// The messages stored with the same parent as message `id` (a stored one), oldest first.

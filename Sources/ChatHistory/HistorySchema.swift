@@ -154,10 +154,33 @@ enum HistorySchema {
             """
         ),
         (
+            // Compactions: a summary the model wrote of a conversation's messages up to and
+            // including `through_id`, which requests carry in their place from then on (the
+            // messages stay). A branch shows the newest compaction of a message on it. What the
+            // summary cost is kept as an answer's is, for `--stats`.
+            "v10-compaction",
+            """
+            CREATE TABLE compaction (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                conversation_id TEXT NOT NULL REFERENCES conversation(id) ON DELETE CASCADE,
+                through_id INTEGER NOT NULL,
+                summary TEXT NOT NULL,
+                model TEXT NOT NULL,
+                provider TEXT,
+                prompt_tokens INTEGER,
+                completion_tokens INTEGER,
+                cost_usd REAL,
+                created_at REAL NOT NULL
+            );
+            CREATE INDEX compaction_conversation ON compaction(conversation_id, through_id);
+            CREATE INDEX compaction_time ON compaction(created_at);
+            """
+        ),
+        (
             // An answer another profile gave (`fallback`): that profile's name (its model is the
             // row's `model`; a conversation is continued with the model of its newest row that
             // has none); and an answer whose stream broke and was resumed where it stopped (1).
-            "v10-fallback",
+            "v11-fallback",
             """
             ALTER TABLE message ADD COLUMN answered_by TEXT;
             ALTER TABLE message ADD COLUMN resumed INTEGER;

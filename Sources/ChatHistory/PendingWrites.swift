@@ -20,6 +20,10 @@ struct PendingWrites {
         case remove([Int64])
         /// What is stored next in a conversation follows this message (nil: none).
         case branch(conversationID: String, after: Int64?)
+        /// A summary that stands for a conversation's messages up to and including `through`.
+        case compaction(
+            conversationID: String, through: Int64, summary: String, settings: ChatSettings, usage: TokenUsage?,
+            at: Double)
         /// A few more messages into the search index (`SearchIndex.keepUp`), with an answer's
         /// last write.
         case searchIndex
@@ -40,7 +44,7 @@ struct PendingWrites {
             switch write {
             case .messages(let batch, _): inserted += batch.messages.count
             case .update(_, let id, _) where id > 0: updated.insert(id)
-            case .conversation, .update, .remove, .branch, .searchIndex: break
+            case .conversation, .update, .remove, .branch, .searchIndex, .compaction: break
             }
         }
         return inserted + updated.count
@@ -66,7 +70,7 @@ struct PendingWrites {
             // Once is enough: it indexes what is stored by then.
             if case .searchIndex = writes.last { return [] }
             writes.append(write)
-        case .conversation, .branch:
+        case .conversation, .branch, .compaction:
             writes.append(write)
         }
         return []
@@ -125,6 +129,13 @@ struct PendingWrites {
                 try MessageRows.setHead(of: conversationID, to: after.flatMap(row), db)
             case .searchIndex:
                 try SearchIndex.keepUp(db)
+            case .compaction(let conversationID, let through, let summary, let settings, let usage, let at):
+                if let through = row(through) {
+                    try CompactionRows.insert(
+                        conversationID: conversationID, through: through, summary: summary, settings: settings,
+                        usage: usage,
+                        at: at, db)
+                }
             }
         }
         return assigned
@@ -155,7 +166,7 @@ struct PendingWrites {
                 guard index == writes.count - 1 else { return false }
                 writes[index] = .update(message, id: id, at: at)
                 return true
-            case .conversation, .update, .remove, .branch, .searchIndex:
+            case .conversation, .update, .remove, .branch, .searchIndex, .compaction:
                 continue
             }
         }

@@ -10,16 +10,23 @@ extension SQLiteConversationStore {
     }
 
     /// The answers stored since `since` (seconds since 1970), by model, provider and UTC day,
-    /// newest day first: how many, their tokens and what they cost.
+    /// newest day first: how many, their tokens and what they cost; the summaries of
+    /// compactions count in tokens and cost, not as answers.
     public func spending(since: Double) async -> Result<[SpendingRow], StorageError> {
         await queue.read { db throws(StorageError) in
             try db.rows(
                 """
-                SELECT model, IFNULL(json_extract(settings, '$.provider'), 'openai') AS provider,
-                    strftime('%Y-%m-%d', created_at, 'unixepoch') AS day, COUNT(*),
+                SELECT model, IFNULL(provider, 'openai') AS provider,
+                    strftime('%Y-%m-%d', created_at, 'unixepoch') AS day, SUM(answer),
                     IFNULL(SUM(prompt_tokens), 0), IFNULL(SUM(completion_tokens), 0), SUM(cost_usd),
                     COUNT(*) - COUNT(cost_usd)
-                FROM message WHERE role = 'assistant' AND created_at >= ?
+                FROM (
+                    SELECT model, json_extract(settings, '$.provider') AS provider, created_at, prompt_tokens,
+                        completion_tokens, cost_usd, 1 AS answer
+                    FROM message WHERE role = 'assistant' AND created_at >= ?1
+                    UNION ALL
+                    SELECT model, provider, created_at, prompt_tokens, completion_tokens, cost_usd, 0
+                    FROM compaction WHERE created_at >= ?1)
                 GROUP BY day, model, provider ORDER BY day DESC, model, provider
                 """, [since]
             ) { row throws(StorageError) in
@@ -71,6 +78,7 @@ extension SQLiteConversationStore {
         await queue.writeResult { db throws(StorageError) in
             let full = try ConversationQueries.resolve(db, id)
             let summary = try ConversationQueries.summaries(db, where: "c.id = ?", arguments: [full], limit: 1)
+            try db.run("DELETE FROM compaction WHERE conversation_id = ?", [full])
             try db.run("DELETE FROM message WHERE conversation_id = ?", [full])
             try db.run("DELETE FROM conversation WHERE id = ?", [full])
             guard let first = summary.first else { throw StorageError.notFound(id: id) }

@@ -110,6 +110,18 @@ public final class SQLiteConversationStore: ConversationRecorder, ConversationHi
         _ = await queue.store([.remove(ids)], patience: .long)
     }
 
+    public func compacted(
+        _ compaction: Compaction, through messageID: Int64, settings: ChatSettings, usage: TokenUsage?,
+        of conversationID: String
+    ) async {
+        _ = await queue.store(
+            [
+                .compaction(
+                    conversationID: conversationID, through: messageID, summary: compaction.summary, settings: settings,
+                    usage: usage, at: WallClock.now())
+            ], patience: .long)
+    }
+
     public func recordAnswer(to conversationID: String, settings: ChatSettings, systemPrompt: String?)
         -> any AnswerRecording
     {

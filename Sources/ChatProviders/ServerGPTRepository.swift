@@ -54,4 +54,8 @@ public struct ServerGPTRepository: GPTRepository {
     public func listModels() async -> Result<[ModelInfo], ChatError> {
         await runner.listModels()
     }
+
+    public func contextWindow(of model: String) async -> Int? {
+        await runner.contextWindow(of: model)
+    }
 }

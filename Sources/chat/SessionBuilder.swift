@@ -93,7 +93,7 @@ struct SessionBuilder {
             environment: console.environment, stdout: console.stdout, stderr: console.stderr, settings: settings,
             useCase: GPTChatUseCase(
                 repository: repository, recorder: store, modelList: modelList, tools: tools?.loop, costs: costs,
-                fallback: fallback),
+                windows: KnownWindows(table: settings.windows), fallback: fallback),
             history: store, historyWarnings: historyWarnings)
         session.spending = costs.spending
         session.toolServers = tools?.servers

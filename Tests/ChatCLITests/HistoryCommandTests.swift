@@ -367,7 +367,8 @@ struct HistoryCommandTests {
         let server = try numberedAnswers()
         defer { server.stop() }
         let chat = ChatBinary()
-        let config = try chat.writeConfig(#"{"max_context_tokens": 60}"#)
+        // With auto_compact false: older turns are left out rather than summarised.
+        let config = try chat.writeConfig(#"{"max_context_tokens": 60, "auto_compact": false}"#)
         // About 29 estimated tokens each: two questions no longer fit.
         func question(_ n: Int) -> String { "question \(n) " + String(repeating: "x", count: 89) }
 

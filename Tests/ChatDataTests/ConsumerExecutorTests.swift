@@ -168,6 +168,11 @@ private final class ThreadNotingRecorder: ConversationRecorder, AnswerRecording 
 
     func branch(_ conversationID: String, after messageID: Int64?) async {}
 
+    func compacted(
+        _ compaction: Compaction, through messageID: Int64, settings: ChatSettings, usage: TokenUsage?,
+        of conversationID: String
+    ) async {}
+
     func recordAnswer(to conversationID: String, settings: ChatSettings, systemPrompt: String?)
         -> any AnswerRecording
     {

@@ -560,8 +560,8 @@ struct ConversationStoreTests {
             let newer = try fixture.connection()
             try newer.execute("PRAGMA journal_mode = WAL")
             for migration in HistorySchema.migrations { try newer.execute(migration.sql) }
-            try newer.execute(
-                "CREATE TABLE from_the_future (x); PRAGMA user_version = \(HistorySchema.migrations.count + 1);")
+            let future = HistorySchema.migrations.count + 1
+            try newer.execute("CREATE TABLE from_the_future (x); PRAGMA user_version = \(future);")
             try fixture.insertOldConversation(into: newer)
         }
 

@@ -10,6 +10,17 @@ import Testing
 @Suite struct PriceTableTests {
     private static let book = PriceBook(PriceTable.entries)
 
+    @Test func everyPricedModelHasAWindowAndNoWindowIsTwice() {
+        let windows = ContextWindows(WindowTable.entries)
+        for entry in PriceTable.entries {
+            #expect(windows.tokens(of: entry.pattern) != nil, "\(entry.pattern) has no context window")
+        }
+        #expect(windows.tokens(of: "gpt-4o-mini") == 128_000)
+        #expect(windows.tokens(of: "claude-haiku-4-5-20251001") == 200_000)
+        #expect(Set(WindowTable.entries.map(\.pattern)).count == WindowTable.entries.count, "an entry twice")
+        #expect(WindowTable.entries.allSatisfy { !$0.pattern.contains("*") && $0.tokens >= 100_000 })
+    }
+
     @Test func everyEntryHasEveryFigureAPriceNeeds() {
         for entry in PriceTable.entries {
             let price = entry.price

@@ -87,15 +87,15 @@ struct CostTests {
 
     @Test("globs: * any run, ? one character, the rest as it is")
     func globs() {
-        #expect(PriceBook.matches("abc", "abc"))
-        #expect(PriceBook.matches("abc", "a*"))
-        #expect(PriceBook.matches("abc", "*c"))
-        #expect(PriceBook.matches("abc", "a?c"))
-        #expect(PriceBook.matches("aXbXc", "a*b*c"))
-        #expect(PriceBook.matches("", "*"))
-        #expect(!PriceBook.matches("abcd", "abc"))
-        #expect(!PriceBook.matches("abc", "a?"))
-        #expect(!PriceBook.matches("ab", "a*bc"))
+        #expect(ModelNamePattern.matches("abc", "abc"))
+        #expect(ModelNamePattern.matches("abc", "a*"))
+        #expect(ModelNamePattern.matches("abc", "*c"))
+        #expect(ModelNamePattern.matches("abc", "a?c"))
+        #expect(ModelNamePattern.matches("aXbXc", "a*b*c"))
+        #expect(ModelNamePattern.matches("", "*"))
+        #expect(!ModelNamePattern.matches("abcd", "abc"))
+        #expect(!ModelNamePattern.matches("abc", "a?"))
+        #expect(!ModelNamePattern.matches("ab", "a*bc"))
     }
 
     // MARK: The use case

@@ -104,6 +104,11 @@ private final class MemoryRecorder: ConversationRecorder {
         state.withLock { $0.entries.append(.branch(after: messageID)) }
     }
 
+    func compacted(
+        _ compaction: Compaction, through messageID: Int64, settings: ChatSettings, usage: TokenUsage?,
+        of conversationID: String
+    ) async {}
+
     func recordAnswer(to conversationID: String, settings: ChatSettings, systemPrompt: String?)
         -> any AnswerRecording
     {

@@ -204,6 +204,28 @@ struct REPLTests {
             ])
     }
 
+    @Test func promptShowsWhatTheConversationCostOnceACostIsKnown() async {
+        var priced = TokenUsage(promptTokens: 30, completionTokens: 12)
+        priced.costUSD = 0.006
+        var unpriced = TokenUsage(promptTokens: 40, completionTokens: 2)
+        unpriced.costUSD = nil
+        var again = TokenUsage(promptTokens: 50, completionTokens: 2)
+        again.costUSD = 0.0005
+        let session = Harness(
+            lines: ["Hi", "Again", "More"],
+            answers: [says("Hello", usage: unpriced), says("Hello again", usage: priced), says("OK", usage: again)])
+
+        _ = await session.run()
+
+        #expect(
+            session.reader.prompts == [
+                prompt("test-model · 0 turns"),
+                prompt("test-model · 1 turn · 42 tokens"),
+                prompt("test-model · 2 turns · 42 tokens · $0.00600"),
+                prompt("test-model · 3 turns · 52 tokens · $0.00650"),
+            ])
+    }
+
     @Test func promptEstimatesTokensWhenTheServerReportsNone() async {
         // "Be brief." (9) + "Hi" (2) + "Hello there" (11) = 22 characters: about 6 tokens.
         let session = Harness(lines: ["Hi"], answers: [says("Hello there")])
@@ -265,7 +287,7 @@ struct REPLTests {
 
         let firstWords = session.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
         let helpLines = session.outputLines.filter { $0.hasPrefix("  /") }
-        #expect(helpLines.count == 25, "one line per command")
+        #expect(helpLines.count == 26, "one line per command")
         // Every name Tab offers is on a help line: the command's own, or named in its summary.
         for name in REPL.commandNames {
             #expect(helpLines.contains { $0.contains(name) }, "\(name) is in /help")
@@ -273,7 +295,7 @@ struct REPLTests {
         for name in ["/help", "/exit", "/model", "/resume", "/title", "/copy", "/answers", "/fork", "/schema"] {
             #expect(firstWords.count { $0 == name } == 1, "\(name) is listed once, at the start of a line")
         }
-        #expect(REPL.commandNames.count == 26)
+        #expect(REPL.commandNames.count == 27)
         #expect(session.notes.writes.isEmpty)
         #expect(session.requests.isEmpty)
     }

@@ -3,7 +3,13 @@ public struct Conversation: Sendable, Equatable {
     /// Instructions sent first in every request; nil or empty sends none.
     public var systemPrompt: String?
     /// What was said, in order, failed and interrupted turns included.
-    public private(set) var messages: [ChatMessage]
+    public private(set) var messages: [ChatMessage] {
+        // A summary of messages no longer there stands for nothing.
+        didSet { if let compaction, compaction.coveredMessages > messages.count { self.compaction = nil } }
+    }
+    /// The summary that requests carry in place of the first messages, if the conversation was
+    /// compacted (the messages stay).
+    public var compaction: Compaction?
     /// Model and sampling settings.
     public var settings: ChatSettings
     /// Its short id in the history, once stored; nil for a new or unstored conversation.
@@ -16,9 +22,10 @@ public struct Conversation: Sendable, Equatable {
     /// Creates a conversation.
     public init(
         systemPrompt: String? = nil, settings: ChatSettings, messages: [ChatMessage] = [], id: String? = nil,
-        title: String? = nil, branchedFrom: BranchPoint? = nil
+        title: String? = nil, branchedFrom: BranchPoint? = nil, compaction: Compaction? = nil
     ) {
         self.branchedFrom = branchedFrom
+        self.compaction = compaction.flatMap { $0.coveredMessages <= messages.count ? $0 : nil }
         self.systemPrompt = systemPrompt
         self.settings = settings
         self.messages = messages
@@ -26,15 +33,23 @@ public struct Conversation: Sendable, Equatable {
         self.title = title
     }
 
-    /// The messages a request carries: the system prompt, then every turn except user messages
-    /// whose request failed with no answer, and except empty answers. A tool call with no result
-    /// (chat stopped between the call and its result) is answered by an error result saying the
-    /// result was lost, as providers require a result for every call.
+    /// The messages a request carries: the system prompt, the compaction's summary in place of
+    /// the messages it covers, then every turn except user messages whose request failed with
+    /// no answer, and except empty answers. A tool call with no result (chat stopped between the
+    /// call and its result) is answered by an error result saying the result was lost, as
+    /// providers require a result for every call.
     public var requestMessages: [ChatMessage] {
         var result: [ChatMessage] = []
         if let systemPrompt, !systemPrompt.isEmpty {
             result.append(ChatMessage(role: .system, content: systemPrompt))
         }
+        result += compaction?.requestMessages ?? []
+        return result + Self.sendable(messages.dropFirst(compaction?.coveredMessages ?? 0))
+    }
+
+    /// `messages` as a request carries them (see `requestMessages`).
+    static func sendable(_ messages: ArraySlice<ChatMessage>) -> [ChatMessage] {
+        var result: [ChatMessage] = []
         // The calls of the last answer that called tools, not answered yet.
         var waiting: [String] = []
         for message in messages where message.state != .failed {
@@ -69,12 +84,18 @@ public struct Conversation: Sendable, Equatable {
     public static let lostResultText =
         "the result of this tool call was lost (chat stopped before it was stored); the tool may or may not have run"
 
-    /// The messages a request carries within `settings.maxContextTokens`: the oldest turns after
-    /// the system prompt are left out until the estimate fits (the newest message always stays).
-    /// Also returns how many messages were left out.
+    /// The messages a request carries within `settings.maxContextTokens` (see
+    /// `requestMessages(within:)`).
     public var requestMessagesWithinContext: (messages: [ChatMessage], omitted: Int) {
+        requestMessages(within: settings.maxContextTokens)
+    }
+
+    /// The messages a request carries within `limit` tokens (nil: no limit): the oldest turns
+    /// after the system prompt are left out until the estimate fits (the newest message always
+    /// stays). Also returns how many messages were left out.
+    public func requestMessages(within limit: Int?) -> (messages: [ChatMessage], omitted: Int) {
         let all = requestMessages
-        guard let limit = settings.maxContextTokens else { return (all, 0) }
+        guard let limit else { return (all, 0) }
         let system = all.first?.role == .system ? 1 : 0
         var kept = all
         var omitted = 0
@@ -98,9 +119,12 @@ public struct Conversation: Sendable, Equatable {
         guard let index = messages.lastIndex(where: { $0.role == .assistant && $0.usage != nil }),
             let usage = messages[index].usage, usage.promptTokens > 0
         else { return 1 }
-        var sent = Array(messages[..<index]).filter {
+        // What that request carried: after a compaction, its summary and what followed.
+        let covered = compaction.map { $0.coveredMessages <= index ? $0.coveredMessages : 0 } ?? 0
+        var sent = Array(messages[covered..<index]).filter {
             $0.state != .failed && !($0.role == .assistant && $0.content.isEmpty)
         }
+        if covered > 0, let compaction { sent.insert(contentsOf: compaction.requestMessages, at: 0) }
         if let systemPrompt, !systemPrompt.isEmpty {
             sent.insert(ChatMessage(role: .system, content: systemPrompt), at: 0)
         }
@@ -111,7 +135,7 @@ public struct Conversation: Sendable, Equatable {
 
     /// About four characters a token, plus a few for each message's framing; a round of tool
     /// calls counts its calls' names and arguments and its results' text.
-    static func estimate(_ messages: [ChatMessage]) -> Int {
+    public static func estimate(_ messages: [ChatMessage]) -> Int {
         messages.reduce(0) { $0 + (bytes(of: $1) + 3) / 4 + 4 }
     }
 
@@ -206,6 +230,7 @@ public struct Conversation: Sendable, Equatable {
     /// Starts afresh: no messages, no stored id or title; the system prompt and settings stay.
     public mutating func clear() {
         messages.removeAll()
+        compaction = nil
         id = nil
         title = nil
         branchedFrom = nil

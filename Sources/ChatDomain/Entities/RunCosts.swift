@@ -12,9 +12,11 @@ public struct RunCosts: Sendable {
     }
 
     /// Whether a request may be sent: yes while the budget is not spent, or once the consent
-    /// raised it; else what was spent against what limit.
-    func mayAsk() async -> (spent: Double, limit: Double)? {
+    /// raised it; else what was spent against what limit. Before the consent is asked,
+    /// `onEvent` is told what was spent (`RequestNotice.budgetSpent`), so the person sees why.
+    func mayAsk(onEvent: (ChatEvent) -> Void) async -> (spent: Double, limit: Double)? {
         guard let reached = spending.reached else { return nil }
+        if consent != nil { onEvent(.notice(.budgetSpent(spent: reached.spent, limit: reached.limit))) }
         if let raised = await consent?.raise(spent: reached.spent, limit: reached.limit), raised > reached.spent {
             spending.raise(to: raised)
             return nil

@@ -29,6 +29,12 @@ public protocol ConversationRecorder: Sendable {
     /// decides when to write what has arrived (so a crash loses little of it) and stores the
     /// answer as it ended at `finish`.
     func recordAnswer(to conversationID: String, settings: ChatSettings, systemPrompt: String?) -> any AnswerRecording
+    /// Stores `compaction` of conversation `conversationID`: its summary stands for the messages
+    /// up to and including row `messageID`; the model `settings` name wrote it, with `usage`.
+    func compacted(
+        _ compaction: Compaction, through messageID: Int64, settings: ChatSettings, usage: TokenUsage?,
+        of conversationID: String
+    ) async
 }
 
 extension ConversationRecorder {

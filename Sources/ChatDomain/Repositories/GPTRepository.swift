@@ -6,4 +6,13 @@ public protocol GPTRepository: Sendable {
 
     /// The models the server offers.
     func listModels() async -> Result<[ModelInfo], ChatError>
+
+    /// The context window of `model` in tokens, as the server says it; nil when it says nothing.
+    func contextWindow(of model: String) async -> Int?
+}
+
+extension GPTRepository {
+    /// The context window of `model` in tokens, as the server says it (llama.cpp and vLLM do);
+    /// nil when it says nothing.
+    public func contextWindow(of model: String) async -> Int? { nil }
 }

@@ -25,6 +25,12 @@ public protocol ChatUseCase: Sendable {
 
     /// The models the server offers.
     func models() async -> Result<[ModelInfo], ChatError>
+
+    /// Summarises the conversation so far (`/compact`), as `instructions` ask if given: later
+    /// requests carry the summary in place of the messages it covers, which stay (in the
+    /// history too). Returns how many messages the summary newly covers: 0 when there was no
+    /// answer since the last one.
+    func compact(_ conversation: inout Conversation, instructions: String?) async -> Result<Int, ChatError>
 }
 
 extension ChatUseCase {

@@ -10,6 +10,8 @@ public struct GPTChatUseCase: ChatUseCase {
     let costs: RunCosts?
     /// The profiles an answer goes to when the server fails it (`AnswerFallback`), if any.
     let fallback: AnswerFallback?
+    /// The context windows the run knows, for compaction; nil compacts nothing by itself.
+    let windows: KnownWindows?
 
     /// Creates the use case over `repository`. With a `recorder`, every message is stored as it
     /// happens: the user's while the request is on its way (before any of the answer is read),
@@ -18,14 +20,17 @@ public struct GPTChatUseCase: ChatUseCase {
     /// their tools are offered, and an answer that calls them is followed by the calls' results
     /// and the answer to them (each stored as it completes). With `costs`, each answer's usage
     /// carries its cost, the run's spending is added up, and no request is sent past its budget
-    /// unless the budget's consent raises it. With `fallback`, a request that fails before any
-    /// answer text with an error another server may not have (`ChatError.mayBeAnsweredElsewhere`)
-    /// goes, the same conversation, to the next of its profiles (`ChatEvent.fellBack` first).
+    /// unless the budget's consent raises it. With `windows`, a conversation nearing its
+    /// context window has its oldest turns summarised (`ChatSettings.autoCompact`). With
+    /// `fallback`, a request that fails before any answer text with an error another server may
+    /// not have (`ChatError.mayBeAnsweredElsewhere`) goes, the same conversation, to the next of
+    /// its profiles (`ChatEvent.fellBack` first).
     public init(
         repository: any GPTRepository, recorder: (any ConversationRecorder)? = nil,
         modelList: (any ModelRepository)? = nil, tools: ToolLoop? = nil, costs: RunCosts? = nil,
-        fallback: AnswerFallback? = nil
+        windows: KnownWindows? = nil, fallback: AnswerFallback? = nil
     ) {
+        self.windows = windows
         self.repository = repository
         self.recorder = recorder
         self.modelList = modelList
@@ -119,15 +124,29 @@ public struct GPTChatUseCase: ChatUseCase {
         _ conversation: inout Conversation, offered: [ToolDefinition] = [],
         onEvent: (ChatEvent) -> Void, whileSending: (inout Conversation) async -> Void = { _ in }
     ) async -> Turn {
-        if let reached = await costs?.mayAsk() {
+        if let reached = await costs?.mayAsk(onEvent: onEvent) {
             // Not sent: the question is stored (as it would have been while sending) and marked
             // failed, so later requests leave it out.
             await whileSending(&conversation)
             await markQuestionFailed(in: &conversation)
             return Turn(answer: nil, error: .budgetReached(spent: reached.spent, limit: reached.limit))
         }
-        let (messages, omitted) = conversation.requestMessagesWithinContext
-        var first = true
+        var stored = false
+        if let window = await compactionWindow(of: conversation) {
+            // The question is stored first: a summary takes a while.
+            await whileSending(&conversation)
+            stored = true
+            if let error = await compactIfNeeded(&conversation, window: window, onEvent: onEvent) {
+                await markQuestionFailed(in: &conversation)
+                return Turn(answer: nil, error: error)
+            }
+        }
+        // Without compaction, older turns are left out to fit the window, as they always were.
+        let autoCompacts = conversation.settings.autoCompact && windows != nil
+        let (messages, omitted) = conversation.requestMessages(
+            within: autoCompacts ? nil : conversation.settings.maxContextTokens)
+        // The question is stored while the first request is on its way, unless compaction did so.
+        var first = !stored
         var repository = self.repository
         var settings = conversation.settings
         var answeredBy: AnsweredBy?

@@ -62,9 +62,26 @@ package protocol ChatProvider: Sendable {
     func modelsRequest(after cursor: String?) -> ProviderRequest
     /// The models in a page's body, and what names the next page; nil if it holds no model list.
     func modelPage(in body: [UInt8]) -> ModelPage?
+    /// Where the server says a model's context window, in the order to ask: a request, and what
+    /// its body says of a model's window (nil: nothing).
+    var contextWindowQueries: [ContextWindowQuery] { get }
+}
+
+/// A request that may tell a model's context window, and how to read its answer.
+package struct ContextWindowQuery: Sendable {
+    package var request: ProviderRequest
+    package var read: @Sendable (_ body: [UInt8], _ model: String) -> Int?
+
+    package init(request: ProviderRequest, read: @escaping @Sendable (_ body: [UInt8], _ model: String) -> Int?) {
+        self.request = request
+        self.read = read
+    }
 }
 
 extension ChatProvider {
+    /// Nowhere: the server says nothing of windows.
+    package var contextWindowQueries: [ContextWindowQuery] { [] }
+
     /// Nothing said of a fallback.
     package func fallbackNote(_ variant: RequestVariant) -> String? { nil }
 

@@ -12,6 +12,8 @@ package struct ProviderRequest: Sendable {
     package var body: [UInt8]?
     /// Header fields of the provider's own (e.g. an API version), sent after the key.
     package var headers: [(name: String, value: String)] = []
+    /// `path` is from the server's origin, not its base URL (llama.cpp's `/props` beside `/v1`).
+    package var fromOrigin = false
     /// Ask for a compressed response (not for event streams, where it may delay pieces).
     package var acceptCompression = false
     /// Parts of the conversation went as text, and the person has not been told this run: the

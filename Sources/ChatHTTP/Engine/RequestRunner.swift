@@ -31,7 +31,25 @@ package struct RequestRunner<Provider: ChatProvider>: GPTRepository {
 
     /// The full URL of `request`.
     func url(for request: ProviderRequest) -> String {
-        server.baseURL + request.path
+        guard request.fromOrigin else { return server.baseURL + request.path }
+        // The origin: the scheme, `://` and what follows up to the next `/`.
+        let base = Array(server.baseURL.utf8)
+        let slash = UInt8(ascii: "/")
+        guard let colon = base.indices.first(where: { base[$0...].starts(with: "://".utf8) }) else {
+            return server.baseURL + request.path
+        }
+        let path = base[(colon + 3)...].firstIndex(of: slash) ?? base.endIndex
+        return String(decoding: base[..<path], as: UTF8.self) + request.path
+    }
+
+    /// The context window of `model` as the server says it: each of the provider's places to
+    /// look, in order, until one says (no retries, no diagnostics; a failure says nothing).
+    package func contextWindow(of model: String) async -> Int? {
+        for query in provider.contextWindowQueries {
+            guard case .success(let body) = await fetch(query.request) else { continue }
+            if let tokens = query.read(body, model), tokens > 0 { return tokens }
+        }
+        return nil
     }
 
     /// The answer to `request`: its events as they arrive, `.retrying` before each retry. The

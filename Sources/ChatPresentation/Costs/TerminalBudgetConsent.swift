@@ -1,7 +1,8 @@
 import ChatDomain
 
 /// `BudgetConsent` on the terminal tool calls are asked on (`/dev/tty`): a run whose budget is
-/// spent asks whether to go on, with the budget doubled, another amount, or not at all.
+/// spent asks whether to go on (`RequestNotice.budgetSpent` said what was spent), with the
+/// budget doubled, another amount, or not at all.
 public struct TerminalBudgetConsent: BudgetConsent {
     private let terminal: any ToolConsentTerminal
     private let style: TerminalStyle
@@ -14,10 +15,9 @@ public struct TerminalBudgetConsent: BudgetConsent {
 
     public func raise(spent: Double, limit: Double) async -> Double? {
         let doubled = max(limit * 2, spent + limit)
+        // What was spent is said just before, as a note.
         let question =
-            "\n"
-            + style.bold("This run has spent \(Dollars.text(spent)) of its \(Dollars.text(limit)) budget.")
-            + "\n[y]es, go on up to \(Dollars.text(doubled)) / [e]nter another budget / [n]o, stop here "
+            style.bold("Go on?") + " [y]es, up to \(Dollars.text(doubled)) / [e]nter another budget / [n]o, stop here "
         switch await terminal.key(question, among: "yen") {
         case "y":
             return doubled

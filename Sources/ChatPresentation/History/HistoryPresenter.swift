@@ -56,7 +56,10 @@ public struct HistoryPresenter {
         }
         let tools = ToolRoundText(limit: Self.shownToolTextLimit)
         let names = ToolRoundText.names(in: conversation.messages)
-        for message in conversation.messages {
+        for (index, message) in conversation.messages.enumerated() {
+            if let compaction = conversation.compaction, index == compaction.coveredMessages {
+                text += Self.summaryText(compaction, style: style)
+            }
             guard message.role != .tool else {
                 for result in message.toolResults {
                     let name = names[result.callID].map(ToolRoundText.describe) ?? "an unknown call"
@@ -77,7 +80,20 @@ public struct HistoryPresenter {
             }
             text += "\n"
         }
+        if let compaction = conversation.compaction, compaction.coveredMessages == conversation.messages.count {
+            text += Self.summaryText(compaction, style: style)
+        }
         output.write(text)
+    }
+
+    /// Where a compaction applies: the summary that later requests carried in place of the
+    /// messages above it.
+    static func summaryText(_ compaction: Compaction, style: TerminalStyle) -> String {
+        style.bold("summary:")
+            + style.dim(
+                " (compacted: requests after this point carry this in place of the "
+                    + "\(Counted.text(compaction.coveredMessages, "message")) above)") + "\n" + compaction.summary
+            + "\n\n"
     }
 
     /// `branched from k3v9x2qa at turn 2`.

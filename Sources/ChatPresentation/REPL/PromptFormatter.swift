@@ -1,7 +1,8 @@
 import ChatDomain
 
 /// The REPL prompt: the conversation's state at a glance — model, role, turns, size in tokens,
-/// and what the prompt cache did for the last request when the server said it did anything.
+/// what the prompt cache did for the last request when the server said it did anything, and
+/// what the conversation's answers cost when chat knows.
 struct PromptFormatter {
     var style: TerminalStyle
 
@@ -19,6 +20,8 @@ struct PromptFormatter {
         } else if !conversation.messages.isEmpty {
             parts.append("~\(Self.compact(conversation.estimatedTokens)) tokens")
         }
+        let costs = conversation.messages.compactMap { $0.role == .assistant ? $0.usage?.costUSD : nil }
+        if !costs.isEmpty { parts.append(Dollars.text(costs.reduce(0, +))) }
         if attached > 0 { parts.append("+" + Counted.text(attached, "file")) }
         return style.dim(parts.joined(separator: " · ")) + " " + style.bold("›") + " "
     }

@@ -28,6 +28,10 @@ public enum ErrorWording {
         where message.contains("response_format") || message.contains("json_schema"):
             // Only a request with a schema (`--schema`) has a `response_format` to reject.
             return "\(status) bad request: \(message) (this server does not take a JSON schema; try without --schema)"
+        case .badRequest(let status, let message) where ContextOverflow.refused(error):
+            return "\(status) bad request: \(message) (the conversation is longer than the model's context window: "
+                + "/compact in the REPL summarises it; auto_compact does so by itself where the window is known, "
+                + "set it with max_context_tokens)"
         case .badRequest(let status, let message) where message.lowercased().contains("effort"):
             // `reasoning_effort`, `reasoning.effort`, `output_config.effort`: `--effort` (or a
             // config's `effort`) sends one, and a proxy may make one of `--thinking`'s budget.
@@ -247,6 +251,16 @@ public enum ErrorWording {
             return
                 "--effort none asks \(ServerText.line(model, limit: 60)) for no thinking, but it decides for itself "
                 + "and may still think"
+
+        case .compacted(let messages, let window):
+            return "the conversation neared the model's context window (\(Counted.text(window, "token"))): "
+                + "\(Counted.text(messages, "message")) from its start were summarised, and requests now carry the "
+                + "summary in their place (the history keeps them all)"
+        case .budgetSpent(let spent, let limit):
+            return "this run has spent \(Dollars.text(spent)) of its \(Dollars.text(limit)) budget"
+        case .overWindow(let window):
+            return "the conversation is longer than the model's context window (\(Counted.text(window, "token"))) and "
+                + "nothing before this question is left to summarise: it is sent as it is"
         }
     }
 

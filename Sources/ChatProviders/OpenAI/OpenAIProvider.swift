@@ -79,6 +79,27 @@ struct OpenAIProvider: ChatProvider {
         ProviderRequest(method: "GET", path: "/models", accept: "application/json", acceptCompression: true)
     }
 
+    /// vLLM's and OpenRouter's model lists give each model's window; llama.cpp's `/props` (at
+    /// the server's root) the context one request may use.
+    var contextWindowQueries: [ContextWindowQuery] {
+        [
+            ContextWindowQuery(request: modelsRequest(after: nil)) { body, model in
+                guard let models = (try? JSONReader.read(ModelListDTO.self, from: body))?.data else { return nil }
+                let entry = models.first { $0.id == model } ?? (models.count == 1 ? models.first : nil)
+                return entry?.max_model_len ?? entry?.context_length
+            },
+            ContextWindowQuery(
+                request: {
+                    var request = ProviderRequest(method: "GET", path: "/props", accept: "application/json")
+                    request.fromOrigin = true
+                    return request
+                }()
+            ) { body, _ in
+                (try? JSONReader.read(ServerPropsDTO.self, from: body))?.default_generation_settings?.n_ctx
+            },
+        ]
+    }
+
     func modelPage(in body: [UInt8]) -> ModelPage? {
         guard let list = try? JSONReader.read(ModelListDTO.self, from: body), list.data != nil else {
             return nil

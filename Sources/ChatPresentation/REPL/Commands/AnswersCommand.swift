@@ -41,7 +41,7 @@ struct AnswersCommand: SlashCommand {
         case .success(let branch):
             context.conversation = Conversation(
                 systemPrompt: current.systemPrompt, settings: current.settings, messages: branch.messages, id: id,
-                title: current.title, branchedFrom: current.branchedFrom)
+                title: current.title, branchedFrom: current.branchedFrom, compaction: branch.compaction)
             context.say(Self.answer(startingAt: chosen, in: branch.messages)?.content ?? "")
             context.say("\n")
             context.note("answer \(number) of \(answers.count); the conversation goes on from it")

@@ -30,7 +30,8 @@ struct ForkCommand: SlashCommand {
             BranchPoint(conversationID: $0, messageID: current.messages[end - 1].storageID, turn: count)
         }
         context.conversation = Conversation(
-            systemPrompt: current.systemPrompt, settings: current.settings, messages: kept, branchedFrom: origin)
+            systemPrompt: current.systemPrompt, settings: current.settings, messages: kept, branchedFrom: origin,
+            compaction: current.compaction)
         let source = current.id.map { " of \($0)" } ?? ""
         let what = count == 1 ? "question 1\(source) and its answer" : "questions 1–\(count)\(source) and their answers"
         context.note(

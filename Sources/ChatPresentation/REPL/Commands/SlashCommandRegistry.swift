@@ -8,7 +8,7 @@ struct SlashCommandRegistry: Sendable {
         HelpCommand(), ExitCommand(), ClearCommand(), ModelCommand(), ModelsCommand(), SystemCommand(),
         RoleCommand(), SchemaCommand(), FileCommand(), FilesCommand(), HistoryCommand(), RetryCommand(),
         AnswersCommand(),
-        UndoCommand(), EditCommand(), ForkCommand(), SaveCommand(), LoadCommand(), UsageCommand(),
+        UndoCommand(), EditCommand(), ForkCommand(), SaveCommand(), LoadCommand(), UsageCommand(), CompactCommand(),
         ConversationsCommand(), ResumeCommand(), TitleCommand(), CopyCommand(), ToolsCommand(), ReasoningCommand(),
     ])
 
