@@ -65,6 +65,15 @@ import Testing
         #expect(shown.stdout.contains("Hello from Claude"))
         let exported = try await chat.run(["--export", id])
         #expect(exported.stdout.contains("Model: gpt-main\n"), "\(exported.stdout)")
+        // --stats counts the answer under the model and provider that gave it.
+        let stats = try await chat.run(["--stats", "--json"])
+        let rows = try stats.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(rows.count == 1, "\(stats.stdout)")
+        #expect(rows.first?["model"] as? String == "claude-haiku-4-5")
+        #expect(rows.first?["provider"] as? String == "anthropic")
+        #expect(rows.first?["answers"] as? Int == 1)
     }
 
     @Test func jsonWritesAFallbackEventNamingBothProfiles() async throws {
