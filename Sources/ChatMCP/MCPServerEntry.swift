@@ -1,6 +1,7 @@
 /// One MCP server, as a config's `mcp_servers` entry gives it: run as a child process (stdio),
 /// `{"name": {"command": …, "args": […], "env": {…}, "timeout": seconds}}`, or reached over
-/// Streamable HTTP, `{"name": {"url": …, "headers": {…}, "timeout": seconds}}`.
+/// Streamable HTTP, `{"name": {"url": …, "headers": {…}, "timeout": seconds}}`; either may pin
+/// its MCP version with `"protocol_version"`.
 package struct MCPServerEntry: Sendable, Equatable {
     /// The name the config gives it; its tools are offered as `name__tool`.
     var name: String
@@ -18,6 +19,9 @@ package struct MCPServerEntry: Sendable, Equatable {
     /// Header fields sent with every request to `url` (an `Authorization` token, say). Their
     /// values are secrets: never shown, logged or put in an error.
     var headers: [String: String] = [:]
+    /// The MCP version the entry pins (`protocol_version`): spoken from the start, with no
+    /// probe of the server's era; nil: found by a probe (and remembered).
+    var protocolVersion: String?
 }
 
 extension MCPServerEntry {
