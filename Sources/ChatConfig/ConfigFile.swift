@@ -13,6 +13,8 @@ package struct ConfigFile: Equatable {
     var roles: [String: ConfigRole]
     /// `mcp_servers`: the MCP servers by name, as written (read into entries only when used).
     var mcpServers: JSONValue?
+    /// `prices`: what models cost, read and checked (before chat's own table).
+    var prices: [PriceBook.Entry] = []
 
     init(
         top: ConfigLevel = ConfigLevel(), profiles: [String: ConfigLevel] = [:], defaultProfile: String? = nil,
@@ -34,6 +36,11 @@ package struct ConfigFile: Equatable {
             "roles", "object",
             "Named prompts (`--role NAME`, `/role`): each a `prompt`, with `{{input}}` and other placeholders, "
                 + "and settings of its own."
+        ),
+        (
+            "prices", "object",
+            "What models cost, by model name or glob (`gpt-4o*`): `input`, `output`, `cache_read` and `cache_write` in "
+                + "US dollars per million tokens, `web_search` per thousand searches; before chat's own table."
         ),
         (
             "mcp_servers", "object",
@@ -72,6 +79,7 @@ package struct ConfigFile: Equatable {
         case let other?:
             throw ConfigIssue(key: "profiles", problem: .wrongType(expected: .objectOfProfiles, got: other.kind))
         }
+        prices = try ConfigPrices.entries(object["prices"])
         switch object["mcp_servers"] {
         case nil, .object?: mcpServers = object["mcp_servers"]
         case let other?:

@@ -1,3 +1,4 @@
+import ChatCatalogue
 import ChatDomain
 import ChatHTTP
 import ChatMCP
@@ -32,6 +33,10 @@ public struct ResolvedSettings: Sendable {
     public var notes: [SettingsNote] = []
     /// When answers are rendered as Markdown.
     public var render = RenderMode.auto
+    /// The most the run may spend, in US dollars (`max_cost`); nil: no limit.
+    public var maxCost: Double?
+    /// What models cost: the config's `prices`, then chat's own table.
+    public var prices = PriceBook(PriceTable.entries)
     /// The MCP servers whose tools the run offers, and how their calls run.
     public var tools = ToolSettings()
 

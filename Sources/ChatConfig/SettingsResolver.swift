@@ -116,6 +116,7 @@ public struct SettingsResolver {
         settings.server.proxyInUse = ProxyEnvironment(environment: environment).proxy(
             for: url, configured: settings.server.proxy)
         settings.profile = profileName
+        settings.prices = PriceBook(file.prices + PriceTable.entries)
         settings.warnings = warning.map { [$0] } ?? []
         try settings.tools.decide(
             serversValue: file.mcpServers, source: decided["tools"]?.source, overrides: overrides,

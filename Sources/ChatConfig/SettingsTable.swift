@@ -152,6 +152,13 @@ public enum SettingsTable {
             "max_tool_result_bytes", .wholeNumber(minimum: 1), default: .wholeNumber(100_000),
             to: { $0.tools.maxResultBytes = $1 },
             about: "The most bytes of one tool result sent to the model; a longer one is cut, saying so."),
+        // Cost
+        Setting(
+            "max_cost", .number(0...1_000_000), to: { $0.maxCost = $1 },
+            flag: .value("USD", "spend at most USD dollars this run (by chat's prices), then ask whether to go on"),
+            about:
+                "The most a run (a one-shot with its tool rounds, or a REPL session) may spend, in US dollars, by the "
+                + "prices chat knows (`prices`); when it is reached chat asks whether to go on, or stops."),
     ]
 
     /// The entry for `key`, if it is a config key.

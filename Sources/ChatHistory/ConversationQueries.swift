@@ -219,6 +219,7 @@ enum ConversationQueries {
             usage = TokenUsage(
                 promptTokens: prompt, completionTokens: try row.column("completion_tokens", as: Int?.self) ?? 0,
                 totalTokens: try row.column("total_tokens"))
+            usage?.costUSD = try row.column("cost_usd", as: Double?.self)
         }
         let role = Role(rawValue: try row.column("role")) ?? .user
         let state = MessageState(rawValue: try row.column("state")) ?? .complete

@@ -144,6 +144,15 @@ enum HistorySchema {
             "v8-parts",
             "ALTER TABLE message ADD COLUMN parts TEXT;"
         ),
+        (
+            // What each answer cost, in US dollars, by the prices chat knew when it was given
+            // (NULL: not known); and the answers indexed by time, for `--stats`' days.
+            "v9-cost",
+            """
+            ALTER TABLE message ADD COLUMN cost_usd REAL;
+            CREATE INDEX message_answer_time ON message(created_at) WHERE role = 'assistant';
+            """
+        ),
     ]
 
     /// Brings `database` up to the last version, in one transaction. A database a newer release

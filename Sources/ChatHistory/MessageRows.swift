@@ -81,7 +81,7 @@ enum MessageRows {
                     insertSQL(rows: rows.count), keep: rows.count == 1 || rows.count == rowsPerInsert)
                 if rows.count == rowsPerInsert { full = insert }
             }
-            var arguments = SQLiteArguments(capacity: rows.count * 16)
+            var arguments = SQLiteArguments(capacity: rows.count * 17)
             for offset in rows.indices {
                 let message = rows[offset]
                 arguments.append(batch.conversationID)
@@ -101,6 +101,7 @@ enum MessageRows {
                 // The first follows the head; the others, the one before, set below.
                 arguments.append(offset == 0 ? parent : nil)
                 arguments.append(StoredPartDTO.column(message))
+                arguments.append(message.usage?.costUSD)
             }
             try insert.run(arguments)
             // One INSERT in a write transaction numbers its rows one after another, in the
@@ -162,11 +163,12 @@ enum MessageRows {
         try db.run(
             """
             UPDATE message SET content = ?, state = ?, reasoning = ?, prompt_tokens = ?,
-                completion_tokens = ?, total_tokens = ?, updated_at = ?, parts = ? WHERE id = ?
+                completion_tokens = ?, total_tokens = ?, updated_at = ?, parts = ?, cost_usd = ? WHERE id = ?
             """,
             [
                 searchableText(message), message.state.rawValue, message.reasoning, message.usage?.promptTokens,
-                message.usage?.completionTokens, message.usage?.totalTokens, time, StoredPartDTO.column(message), id,
+                message.usage?.completionTokens, message.usage?.totalTokens, time, StoredPartDTO.column(message),
+                message.usage?.costUSD, id,
             ])
         let conversation = try db.firstRow("SELECT conversation_id FROM message WHERE id = ?", [id]) {
             row throws(StorageError) in try row.column(0, as: String.self)
@@ -215,15 +217,16 @@ enum MessageRows {
         return text
     }
 
-    /// 62 rows of 16 values: under the 999 bound values SQLite allowed before 3.32.
-    private static let rowsPerInsert = 62
+    /// 58 rows of 17 values: under the 999 bound values SQLite allowed before 3.32.
+    private static let rowsPerInsert = 58
 
     /// An INSERT of `rows` messages.
     private static func insertSQL(rows: Int) -> String {
-        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
+        let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: rows)
         return """
             INSERT INTO message (conversation_id, role, content, state, reasoning, model, system_prompt, settings,
-                prompt_tokens, completion_tokens, total_tokens, created_at, updated_at, images, parent_id, parts)
+                prompt_tokens, completion_tokens, total_tokens, created_at, updated_at, images, parent_id, parts,
+                cost_usd)
             VALUES \(values.joined(separator: ", "))
             """
     }

@@ -42,6 +42,10 @@ struct SQLiteArguments {
         values.append(.real(value))
     }
 
+    mutating func append(_ value: Double?) {
+        values.append(value.map { .real($0) } ?? .null)
+    }
+
     /// Binds the values to `statement`'s parameters and runs `body`, during which SQLite may
     /// read the texts; their bindings are cleared after it. A value SQLite refuses is thrown
     /// as `error` makes its result code.

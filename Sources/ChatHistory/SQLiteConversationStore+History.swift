@@ -9,6 +9,28 @@ extension SQLiteConversationStore {
         }
     }
 
+    /// The answers stored since `since` (seconds since 1970), by model, provider and UTC day,
+    /// newest day first: how many, their tokens and what they cost.
+    public func spending(since: Double) async -> Result<[SpendingRow], StorageError> {
+        await queue.read { db throws(StorageError) in
+            try db.rows(
+                """
+                SELECT model, IFNULL(json_extract(settings, '$.provider'), 'openai') AS provider,
+                    strftime('%Y-%m-%d', created_at, 'unixepoch') AS day, COUNT(*),
+                    IFNULL(SUM(prompt_tokens), 0), IFNULL(SUM(completion_tokens), 0), SUM(cost_usd),
+                    COUNT(*) - COUNT(cost_usd)
+                FROM message WHERE role = 'assistant' AND created_at >= ?
+                GROUP BY day, model, provider ORDER BY day DESC, model, provider
+                """, [since]
+            ) { row throws(StorageError) in
+                SpendingRow(
+                    model: try row.column(0), provider: try row.column(1), day: try row.column(2),
+                    answers: try row.column(3), inputTokens: try row.column(4), outputTokens: try row.column(5),
+                    costUSD: try row.column(6, as: Double?.self), unknownCost: try row.column(7))
+            }
+        }
+    }
+
     public func search(_ text: String, limit: Int?, includingUnanswered: Bool) async
         -> Result<ConversationListing, StorageError>
     {

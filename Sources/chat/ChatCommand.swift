@@ -91,7 +91,7 @@ enum ChatCommand {
             return await ToolsListMode(options: options, console: console).run()
         case .completionValues(.toolServers):
             return ToolsListMode.serverNames(options, console)
-        case .list, .search, .show, .export, .delete, .completionValues(.conversations):
+        case .list, .search, .show, .export, .delete, .stats, .completionValues(.conversations):
             return await HistoryMode.run(options, console)
         case .models, .chat:
             return await withServer(options, console, early)

@@ -20,6 +20,8 @@ struct CommandLineOptions: Equatable {
         case toolsList
         /// `--delete ID…`: one or more ids.
         case delete([String])
+        /// `--stats`: spending and tokens from the history, by model and day.
+        case stats
         /// `--completions SHELL`: the completion script.
         case completions(ShellCompletion.Shell)
         /// The hidden `--man-page`: the man page, in roff (see `CommandLineParser.hiddenRequest`).
@@ -39,8 +41,8 @@ struct CommandLineOptions: Equatable {
         var talksToServer: Bool {
             switch self {
             case .chat, .models: true
-            case .help, .version, .list, .search, .show, .export, .listRoles, .toolsList, .delete, .completions,
-                .manPage, .completionValues, .localFallback, .reference:
+            case .help, .version, .list, .search, .show, .export, .listRoles, .toolsList, .delete, .stats,
+                .completions, .manPage, .completionValues, .localFallback, .reference:
                 false
             }
         }
@@ -48,7 +50,7 @@ struct CommandLineOptions: Equatable {
         /// The actions an option asks for, in the order they win: of several asked for, the one
         /// done is the first.
         enum Kind: Int, Comparable {
-            case help, version, completions, listRoles, toolsList, models, list, search, show, export, delete
+            case help, version, completions, listRoles, toolsList, models, list, search, show, export, delete, stats
 
             static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
         }
@@ -77,6 +79,8 @@ struct CommandLineOptions: Equatable {
     var exportFormat = ExportFormat.markdown
     /// `-n N` for `--list` and `--search`: at most N; nil when not given, 0 for all.
     var listLimit: Int?
+    /// `--since DAYS`: how many days back `--stats` goes.
+    var statsDays = 30
     /// `--all`: `--list` and `--search` also show conversations with no answer.
     var listAll = false
     /// `-f PATH`, each time given: files to attach to the (first) message.

@@ -96,7 +96,7 @@ extension CommandLineParser {
     ) throws(CLIError) {
         guard options.json else { return }
         switch action {
-        case nil, .list, .search, .models, .listRoles, .toolsList, .help, .version, .completions:
+        case nil, .list, .search, .models, .listRoles, .toolsList, .stats, .help, .version, .completions:
             break
         case .show, .export, .delete:
             throw .usage("--json goes with a prompt, -x, --list, --search, --models or --list-roles")
@@ -121,6 +121,7 @@ extension CommandLineParser {
         case .models: try noWords(after: "--models", options.prompt)
         case .toolsList: try noWords(after: "--tools-list", options.prompt)
         case .list: try noWords(after: "--list", options.prompt)
+        case .stats: try noWords(after: "--stats", options.prompt)
         case .show: try noWords(after: "--show ID", options.prompt)
         case .export: try noWords(after: "--export ID", options.prompt)
         case .search(let text):

@@ -153,6 +153,18 @@ enum CommandOptionTable {
                 "delete", value: "ID", help: "delete stored conversations (more ids may follow)",
                 completion: .listed(ShellCompletion.Values.conversations.rawValue)),
             .actionValue(.delete) { text throws(CLIError) in .delete([try CommandOption.nonEmpty(text, "--delete")]) }),
+        CommandOption(
+            Flag(
+                "stats", help: "spending and tokens from the history, by model and day; --since DAYS goes back further"),
+            .action(.stats, .stats)),
+        CommandOption(
+            Flag("since", value: "DAYS", help: "with --stats, the last DAYS days (default 30)"),
+            .value { options, text throws(CLIError) in
+                guard let days = Int(text), days >= 1, days <= 36_500 else {
+                    throw .usage("--since expects a number of days (1 or more), got \"\(text)\"")
+                }
+                options.statsDays = days
+            }),
         // About chat itself
         CommandOption(
             Flag(

@@ -67,6 +67,15 @@ struct HistoryMode {
             }
         case .delete(let ids):
             return await delete(ids)
+        case .stats:
+            let since = WallClock.now() - Double(options.statsDays) * 86_400
+            return with(await store.spending(since: since)) { rows in
+                if options.json {
+                    SpendingPresenter.json(rows, lines: JSONLines(stdout))
+                } else {
+                    SpendingPresenter(output: stdout, style: style).show(rows, days: options.statsDays)
+                }
+            }
         case .completionValues(.conversations):
             // The id, a tab and the title on one line (control characters become spaces).
             return with(await store.list(limit: 1000)) { list in

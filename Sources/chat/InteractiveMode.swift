@@ -57,7 +57,7 @@ struct InteractiveMode {
             attachmentReader: FileAttachmentReader(
                 limit: session.settings.maxFileBytes, home: session.environment["HOME"]),
             attachments: session.attachments, temporaryDirectory: session.environment["TMPDIR"],
-            schemaChecker: ResponseSchemaChecker(), reasoning: session.reasoning)
+            schemaChecker: ResponseSchemaChecker(), reasoning: session.reasoning, spending: session.spending)
         parts.tools = session.tools
         let conversation = session.conversation
         let repl = REPL(parts: parts, conversation: conversation)

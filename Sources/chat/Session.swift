@@ -29,6 +29,8 @@ struct Session {
     var tools: REPL.Tools?
     /// Whether answers show reasoning (`show_reasoning`); the REPL's `/reasoning` changes it.
     var reasoning = ReasoningSwitch(shown: true)
+    /// What the run has spent, and its budget.
+    var spending: RunSpending?
 
     /// At the end of a one-shot: a conversation the history could not store is kept in a file
     /// of its own, and one line says so. (Failed writes were held back, so that line is all.)

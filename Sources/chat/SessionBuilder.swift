@@ -58,10 +58,13 @@ struct SessionBuilder {
     ) async throws(RunFailure) -> Session {
         let (store, historyWarnings) = history ?? self.history(settings)
         let tools = toolLoop(settings)
+        let costs = costs(settings)
         var session = Session(
             environment: console.environment, stdout: console.stdout, stderr: console.stderr, settings: settings,
-            useCase: GPTChatUseCase(repository: repository, recorder: store, modelList: modelList, tools: tools?.loop),
+            useCase: GPTChatUseCase(
+                repository: repository, recorder: store, modelList: modelList, tools: tools?.loop, costs: costs),
             history: store, historyWarnings: historyWarnings)
+        session.spending = costs.spending
         session.toolServers = tools?.servers
         session.tools = tools?.repl
         session.codeOnly = options.codeOnly
@@ -72,6 +75,19 @@ struct SessionBuilder {
         }
         session.attachments = try await attachments(settings)
         return session
+    }
+
+    /// What answers cost, by the settings' prices, and the run's budget (`max_cost`): when it is
+    /// spent, a person at a terminal (standard input one) is asked whether to go on; a script
+    /// or a piped REPL is not asked, and stops.
+    func costs(_ settings: ResolvedSettings) -> RunCosts {
+        let environment = console.environment
+        let consent =
+            StandardInput.isTerminal
+            ? TTYToolConsentTerminal(environment: environment).map {
+                TerminalBudgetConsent(terminal: $0, style: TerminalStyle(isTerminal: true, environment: environment))
+            } : nil
+        return RunCosts(prices: settings.prices, spending: RunSpending(limit: settings.maxCost), consent: consent)
     }
 
     /// The history, when it is on, and what says what it tells while the chat goes on. Opening

@@ -212,14 +212,18 @@ private let chunkEventCases: [ChunkEventCase] = [
         [
             .usage(
                 TokenUsage(
-                    promptTokens: 19, completionTokens: 10, totalTokens: 29, cacheReadTokens: 0, reasoningTokens: 0))
+                    promptTokens: 19, completionTokens: 10, totalTokens: 29, cacheReadTokens: 0, reasoningTokens: 0,
+                    model: "gpt-4o-mini-2024-07-18"))
         ]),
     ChunkEventCase("Azure's first chunk with no choices gives nothing", Chunks.azureFirst, []),
     ChunkEventCase("an Azure content chunk with filter results gives text", Chunks.azureContent, [.text("Hello")]),
     ChunkEventCase("llama.cpp's null content gives nothing", Chunks.llamaFirst, []),
     ChunkEventCase(
         "llama.cpp's final chunk gives finished then usage", Chunks.llamaFinal,
-        [.finished(reason: "stop"), .usage(TokenUsage(promptTokens: 11, completionTokens: 2, totalTokens: 13))]),
+        [
+            .finished(reason: "stop"),
+            .usage(TokenUsage(promptTokens: 11, completionTokens: 2, totalTokens: 13, model: "gemma-3-270m-it")),
+        ]),
     ChunkEventCase("DeepSeek reasoning_content is reasoning", Chunks.deepSeekReasoning, [.reasoning("Let me think")]),
     ChunkEventCase("Ollama reasoning is reasoning", Chunks.ollamaReasoning, [.reasoning("Okay, the user")]),
     ChunkEventCase("refusal text is answer text", Chunks.refusal, [.text("I can't help with that.")]),
@@ -282,7 +286,8 @@ struct ChatStreamDecoderTests {
                 .text("Hel"), .text("lo"), .finished(reason: "stop"),
                 .usage(
                     TokenUsage(
-                        promptTokens: 19, completionTokens: 10, totalTokens: 29, cacheReadTokens: 0, reasoningTokens: 0)
+                        promptTokens: 19, completionTokens: 10, totalTokens: 29, cacheReadTokens: 0, reasoningTokens: 0,
+                        model: "gpt-4o-mini-2024-07-18")
                 ),
             ])
         #expect(run.decoder.isDone)
@@ -304,7 +309,7 @@ struct ChatStreamDecoderTests {
         #expect(
             run.events == [
                 .text("Hi"), .finished(reason: "stop"),
-                .usage(TokenUsage(promptTokens: 11, completionTokens: 2, totalTokens: 13)),
+                .usage(TokenUsage(promptTokens: 11, completionTokens: 2, totalTokens: 13, model: "gemma-3-270m-it")),
             ])
         #expect(run.decoder.finishReason == "stop")
     }

@@ -56,7 +56,7 @@ import Testing
                 == .usage(
                     TokenUsage(
                         promptTokens: 20, completionTokens: 300, totalTokens: 320, cacheReadTokens: 10,
-                        reasoningTokens: 256)))
+                        reasoningTokens: 256, model: "o3")))
     }
 
     @Test func aRefusedLevelIsTheServersWordsAndIsNotSentAgain() async throws {

@@ -25,7 +25,7 @@ import Testing
         #expect(
             result.events == [
                 .text("Hello, wörld 🎉"), .finished(reason: "stop"),
-                .usage(TokenUsage(promptTokens: 12, completionTokens: 3)),
+                .usage(TokenUsage(promptTokens: 12, completionTokens: 3, model: "loopback-model")),
             ])
     }
 
@@ -226,7 +226,7 @@ import Testing
         #expect(
             result.events == [
                 .text("Hello there"), .finished(reason: "stop"),
-                .usage(TokenUsage(promptTokens: 5, completionTokens: 2)),
+                .usage(TokenUsage(promptTokens: 5, completionTokens: 2, model: "test-model")),
             ])
     }
 

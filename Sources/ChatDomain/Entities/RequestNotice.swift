@@ -6,4 +6,7 @@ public enum RequestNotice: Sendable, Equatable {
     /// An effort of `none` sent no thinking to `model`, which thinks adaptively and may still do
     /// so.
     case mayThinkUnasked(model: String)
+    /// The run has a budget (`max_cost`), but what an answer of `model` cost is not known (no
+    /// price, or no usage reported): the budget cannot be kept exactly.
+    case costUnknown(model: String)
 }

@@ -14,12 +14,20 @@ public struct TokenUsage: Sendable, Equatable {
     public var cacheWriteTokens: Int?
     /// Of the answer's tokens, those the model spent reasoning, when the server says.
     public var reasoningTokens: Int?
+    /// Web searches the server ran for the answer, when it says.
+    public var webSearches: Int?
+    /// The model the server says answered (often a dated snapshot of the one asked for).
+    public var model: String?
+    /// What the request cost, in US dollars, by chat's prices (`PriceBook`); nil when no price
+    /// is known for the model.
+    public var costUSD: Double?
 
     /// Creates a usage record; the total defaults to the sum.
     public init(
         promptTokens: Int, completionTokens: Int, totalTokens: Int? = nil, cacheReadTokens: Int? = nil,
-        cacheWriteTokens: Int? = nil, reasoningTokens: Int? = nil
+        cacheWriteTokens: Int? = nil, reasoningTokens: Int? = nil, model: String? = nil
     ) {
+        self.model = model
         self.reasoningTokens = reasoningTokens
         self.promptTokens = promptTokens
         self.completionTokens = completionTokens

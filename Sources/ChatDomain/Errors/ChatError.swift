@@ -38,6 +38,9 @@ public enum ChatError: Error, Sendable, Equatable {
     /// The answer asked for tools again after `rounds` rounds of tool calls, and no more were
     /// to run.
     case toolRoundLimit(rounds: Int)
+    /// The run has spent `spent` US dollars of its budget `limit` (`max_cost`), and is not to
+    /// go on: the request was not sent.
+    case budgetReached(spent: Double, limit: Double)
     /// The person stopped the answer.
     case cancelled
 }

@@ -6,21 +6,26 @@ public struct GPTChatUseCase: ChatUseCase {
     private let modelList: (any ModelRepository)?
     /// The tools answers may call, if any (`GPTChatUseCase+Tools`).
     let tools: ToolLoop?
+    /// What answers cost and the run may spend, if that is kept.
+    let costs: RunCosts?
 
     /// Creates the use case over `repository`. With a `recorder`, every message is stored as it
     /// happens: the user's while the request is on its way (before any of the answer is read),
     /// the answer while it streams (the recorder decides how often) and when it ends. With a
     /// `modelList`, the models come from it instead of straight from `repository`. With `tools`,
     /// their tools are offered, and an answer that calls them is followed by the calls' results
-    /// and the answer to them (each stored as it completes).
+    /// and the answer to them (each stored as it completes). With `costs`, each answer's usage
+    /// carries its cost, the run's spending is added up, and no request is sent past its budget
+    /// unless the budget's consent raises it.
     public init(
         repository: any GPTRepository, recorder: (any ConversationRecorder)? = nil,
-        modelList: (any ModelRepository)? = nil, tools: ToolLoop? = nil
+        modelList: (any ModelRepository)? = nil, tools: ToolLoop? = nil, costs: RunCosts? = nil
     ) {
         self.repository = repository
         self.recorder = recorder
         self.modelList = modelList
         self.tools = tools
+        self.costs = costs
     }
 
     public func send(
@@ -74,6 +79,16 @@ public struct GPTChatUseCase: ChatUseCase {
         return await answer(&conversation, onEvent: onEvent)
     }
 
+    /// Marks the question an answer failed to come for as failed (and so stored), so that later
+    /// requests leave it out; tool results, which the calls before them need, are not.
+    private func markQuestionFailed(in conversation: inout Conversation) async {
+        guard conversation.messages.last?.role != .tool else { return }
+        conversation.markLast(.failed)
+        if let question = conversation.messages.last, let id = question.storageID {
+            await recorder?.update(question, id: id)
+        }
+    }
+
     public func models() async -> Result<[ModelInfo], ChatError> {
         if let modelList { return await modelList.models() }
         return await repository.listModels()
@@ -98,6 +113,13 @@ public struct GPTChatUseCase: ChatUseCase {
         _ conversation: inout Conversation, offered: [ToolDefinition] = [],
         onEvent: (ChatEvent) -> Void, whileSending: (inout Conversation) async -> Void = { _ in }
     ) async -> Turn {
+        if let reached = await costs?.mayAsk() {
+            // Not sent: the question is stored (as it would have been while sending) and marked
+            // failed, so later requests leave it out.
+            await whileSending(&conversation)
+            await markQuestionFailed(in: &conversation)
+            return Turn(answer: nil, error: .budgetReached(spent: reached.spent, limit: reached.limit))
+        }
         let (messages, omitted) = conversation.requestMessagesWithinContext
         let request = ChatRequest(messages: messages, settings: conversation.settings, tools: offered)
         let answer = repository.streamChat(request)
@@ -110,8 +132,21 @@ public struct GPTChatUseCase: ChatUseCase {
                     to: $0, settings: conversation.settings, systemPrompt: conversation.systemPrompt)
             }
         }
+        let model = conversation.settings.model
+        var costed = false
+        defer {
+            // An answer whose server reported no usage has a cost no one knows.
+            if let costs, !costed, costs.spending.add(nil) { onEvent(.notice(.costUnknown(model: model))) }
+        }
         do throws(ChatError) {
             try await answer.read { event in
+                var event = event
+                if let costs, case .usage(var usage) = event {
+                    usage.costUSD = costs.prices.cost(of: usage, asked: model)
+                    event = .usage(usage)
+                    costed = true
+                    if costs.spending.add(usage.costUSD) { onEvent(.notice(.costUnknown(model: usage.model ?? model))) }
+                }
                 partial.add(event)
                 onEvent(event)
                 recording?.add(event)
@@ -124,15 +159,8 @@ public struct GPTChatUseCase: ChatUseCase {
             return Turn(answer: partial, omittedMessages: omitted)
         } catch {
             if !partial.hasAnswerContent {
-                // Nothing of the answer was stored: stored rows need text (or tool calls). The
-                // question is marked failed; tool results, which the calls before them need,
-                // are not.
-                if conversation.messages.last?.role != .tool {
-                    conversation.markLast(.failed)
-                    if let question = conversation.messages.last, let id = question.storageID {
-                        await recorder?.update(question, id: id)
-                    }
-                }
+                // Nothing of the answer was stored: stored rows need text (or tool calls).
+                await markQuestionFailed(in: &conversation)
             } else {
                 partial.state = .interrupted
                 if let recording { partial = await recording.finish(partial) }

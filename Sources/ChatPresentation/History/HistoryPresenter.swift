@@ -65,7 +65,9 @@ public struct HistoryPresenter {
                 }
                 continue
             }
-            text += style.bold(message.role == .user ? "you:" : "assistant:") + Self.mark(message.state) + "\n"
+            text += style.bold(message.role == .user ? "you:" : "assistant:") + Self.mark(message.state)
+            if let cost = message.usage?.costUSD { text += style.dim(" " + Dollars.text(cost)) }
+            text += "\n"
             if !message.content.isEmpty || !message.hasToolCalls { text += message.content + "\n" }
             for image in message.images { text += style.dim(Self.describe(image)) + "\n" }
             for call in message.toolCalls {

@@ -26,6 +26,11 @@ extension JSONValue {
         value.map { .number(Double($0)) } ?? .null
     }
 
+    /// A number, or null.
+    static func number(_ value: Double?) -> JSONValue {
+        value.map { .number($0) } ?? .null
+    }
+
     /// A text, or null.
     static func string(_ value: String?) -> JSONValue {
         value.map { .string($0) } ?? .null

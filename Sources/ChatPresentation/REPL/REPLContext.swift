@@ -96,6 +96,15 @@ final class REPLContext {
                     "(retrying cannot fix the key; your message is kept for this session: /save FILE, correct the "
                         + "key, then /load FILE and /retry in a new chat)")
             }
+        case .budgetReached(let spent, let limit)?:
+            failure(ErrorWording.line(for: .budgetReached(spent: spent, limit: limit)))
+            // No one to ask whether to spend more (a piped REPL): the session ends there, as a
+            // script's run does.
+            if !parts.reader.readsTerminal {
+                parts.control.requestExit(status: 1)
+            } else {
+                note("(your message is kept: /retry asks again whether to go on; /usage shows what was spent)")
+            }
         case let error?:
             failure(ErrorWording.line(for: error))
             note(printed ? "(the partial answer is kept; /retry asks again)" : "(/retry sends it again)")

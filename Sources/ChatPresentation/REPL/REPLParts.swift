@@ -53,6 +53,8 @@ extension REPL {
         public var tools: Tools?
         /// Whether answers show reasoning; `/reasoning` changes it.
         public var reasoning: ReasoningSwitch
+        /// What the session has spent (`/usage` says it), if costs are kept.
+        public var spending: RunSpending?
 
         /// Gathers the parts. Without `makeRenderer`, answers are printed as plain text.
         public init(
@@ -63,9 +65,11 @@ extension REPL {
             promptStyle: TerminalStyle? = nil, clipboard: (any Clipboard)? = nil, roles: [PromptRole] = [],
             role: PromptRole? = nil, attachmentReader: (any AttachmentReader)? = nil,
             attachments: Attachments = Attachments(), temporaryDirectory: String? = nil,
-            schemaChecker: (any SchemaChecker)? = nil, reasoning: ReasoningSwitch = ReasoningSwitch(shown: true)
+            schemaChecker: (any SchemaChecker)? = nil, reasoning: ReasoningSwitch = ReasoningSwitch(shown: true),
+            spending: RunSpending? = nil
         ) {
             self.reasoning = reasoning
+            self.spending = spending
             self.schemaChecker = schemaChecker
             self.temporaryDirectory = temporaryDirectory
             self.clipboard = clipboard

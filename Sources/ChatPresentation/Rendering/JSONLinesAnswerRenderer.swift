@@ -64,6 +64,7 @@ public final class JSONLinesAnswerRenderer: AnswerRenderer {
                 "type": .string("usage"), "prompt_tokens": .number(usage.promptTokens),
                 "completion_tokens": .number(usage.completionTokens), "total_tokens": .number(usage.totalTokens),
                 "cached_tokens": .number(usage.cacheReadTokens), "reasoning_tokens": .number(usage.reasoningTokens),
+                "cost_usd": .number(usage.costUSD),
             ])
         case .finished(let reason):
             finishReason = reason

@@ -20,6 +20,7 @@ extension ErrorWording {
         case .unsupportedEncoding: "unsupported_encoding"
         case .unsupportedSetting, .unsupportedSettings: "unsupported_setting"
         case .toolRoundLimit: "tool_round_limit"
+        case .budgetReached: "budget_reached"
         case .cancelled: "cancelled"
         }
     }

@@ -134,6 +134,8 @@ extension ErrorWording {
                 "give one of api_key, api_key_env, api_key_file, api_key_command, not \(keys.joined(separator: " and "))"
         case .roleNeedsPrompt:
             return "a role needs a prompt"
+        case .missingKeys(let keys):
+            return "needs " + keys.joined(separator: " and ")
         }
     }
 
@@ -150,6 +152,7 @@ extension ErrorWording {
         case .objectOfStrings: "an object of strings"
         case .listOfStrings: "a list of strings"
         case .objectOfServers: "an object of servers by name"
+        case .objectOfPrices: "an object of prices by model name"
         }
     }
 

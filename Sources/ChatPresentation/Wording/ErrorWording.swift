@@ -60,6 +60,9 @@ public enum ErrorWording {
                 + "config or the role)"
         case .unsupportedSettings(let name, let other, let provider):
             return "the \(provider) provider takes no \(name) together with \(other): leave one of them out"
+        case .budgetReached(let spent, let limit):
+            return "this run has spent \(Dollars.text(spent)) of its \(Dollars.text(limit)) budget: the request was "
+                + "not sent (raise it with --max-cost, or max_cost in the config)"
         case .toolRoundLimit(let rounds):
             return
                 "the model asked for tools again after \(rounds) round\(rounds == 1 ? "" : "s") of tool calls; stopped "
@@ -234,6 +237,9 @@ public enum ErrorWording {
             return
                 "\(ServerText.line(model, limit: 60)) takes an effort, not a thinking budget: --thinking \(tokens) was "
                 + "asked for as --effort \(effort.rawValue)"
+        case .costUnknown(let model):
+            return "what \(ServerText.line(model, limit: 60)) costs is not known (no price, or no usage reported), "
+                + "so the budget cannot be kept exactly: add it to prices in the config"
         case .mayThinkUnasked(let model):
             return
                 "--effort none asks \(ServerText.line(model, limit: 60)) for no thinking, but it decides for itself "
@@ -270,7 +276,8 @@ extension ChatError {
         case .streamCut(let message): return .streamCut(clean(message))
         case .malformedResponse(let message): return .malformedResponse(clean(message))
         case .unsupportedEncoding(let encoding): return .unsupportedEncoding(ServerText.line(encoding, limit: 40))
-        case .connectTimeout, .idleTimeout, .unsupportedSetting, .unsupportedSettings, .toolRoundLimit, .cancelled:
+        case .connectTimeout, .idleTimeout, .unsupportedSetting, .unsupportedSettings, .toolRoundLimit, .budgetReached,
+            .cancelled:
             return self
         }
     }

@@ -137,7 +137,10 @@ struct AnthropicProvider: ChatProvider {
         }
         if !calls.isEmpty { emit(.toolCalls(calls)) }
         emit(.finished(reason: message.stop_reason ?? "end_turn"))
-        if let usage = message.usage?.toDomain() { emit(.usage(usage)) }
+        if var usage = message.usage?.toDomain() {
+            usage.model = message.model
+            emit(.usage(usage))
+        }
     }
 
     func errorDetail(in body: [UInt8]) -> ServerErrorDetail? {

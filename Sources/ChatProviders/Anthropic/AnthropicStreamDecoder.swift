@@ -38,6 +38,8 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
     private var usage = MessagesUsageDTO()
     /// Whether the latest counts were handed on.
     private var usageSent = true
+    /// The model `message_start` named.
+    private var model: String?
 
     var isComplete: Bool { isDone || stopReason != nil }
 
@@ -58,6 +60,7 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
         switch dto.type {
         case "message_start":
             if let reported = dto.message?.usage { take(reported) }
+            model = dto.message?.model
         case "content_block_start":
             guard let block = dto.content_block else { return }
             start(block, at: dto.index ?? 0, emit)
@@ -166,8 +169,9 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
     }
 
     private mutating func emitUsage(_ emit: (ChatEvent) -> Void) {
-        guard !usageSent, let domain = usage.toDomain() else { return }
+        guard !usageSent, var domain = usage.toDomain() else { return }
         usageSent = true
+        domain.model = model
         emit(.usage(domain))
     }
 }

@@ -113,7 +113,10 @@ struct ResponsesProvider: ChatProvider {
                 reason: incomplete
                     ? (reason == "max_output_tokens" || reason == nil ? "length" : reason ?? "length")
                     : calls.isEmpty ? "stop" : "tool_calls"))
-        if let usage = response.usage?.toDomain() { emit(.usage(usage)) }
+        if var usage = response.usage?.toDomain() {
+            usage.model = response.model
+            emit(.usage(usage))
+        }
     }
 
     func errorDetail(in body: [UInt8]) -> ServerErrorDetail? {

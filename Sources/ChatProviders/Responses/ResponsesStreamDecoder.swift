@@ -94,7 +94,10 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
         }
         if !calls.isEmpty { emit(.toolCalls(calls)) }
         emit(.finished(reason: !calls.isEmpty && reason == "stop" ? "tool_calls" : reason))
-        if let usage = response?.usage?.toDomain() { emit(.usage(usage)) }
+        if var usage = response?.usage?.toDomain() {
+            usage.model = response?.model
+            emit(.usage(usage))
+        }
     }
 
     /// A reasoning item as a thinking block to send back: its summary and encrypted reasoning;

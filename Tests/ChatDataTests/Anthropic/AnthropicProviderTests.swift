@@ -207,7 +207,7 @@ import Testing
             result.events == [
                 .reasoning("Hmm."), .thinking(.signed(text: "Hmm.", signature: "sig")), .text("Hi there"),
                 .finished(reason: "end_turn"),
-                .usage(TokenUsage(promptTokens: 20, completionTokens: 4, cacheReadTokens: 8)),
+                .usage(TokenUsage(promptTokens: 20, completionTokens: 4, cacheReadTokens: 8, model: "claude-test")),
             ])
         let recorded = try #require(server.requests.first)
         #expect(recorded.header("Accept") == "application/json")

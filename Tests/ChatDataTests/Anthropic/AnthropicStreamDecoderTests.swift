@@ -71,7 +71,7 @@ import Testing
             Outcome(
                 events: [
                     .text("Hello!"), .finished(reason: "end_turn"),
-                    .usage(TokenUsage(promptTokens: 25, completionTokens: 15)),
+                    .usage(TokenUsage(promptTokens: 25, completionTokens: 15, model: "claude-opus-4-6")),
                 ], complete: true))
     }
 
@@ -100,7 +100,8 @@ import Testing
             Outcome(
                 events: [
                     .text("Okay, let's check the weather for San Francisco, CA:"), .toolCalls([call]),
-                    .finished(reason: "tool_use"), .usage(TokenUsage(promptTokens: 472, completionTokens: 89)),
+                    .finished(reason: "tool_use"),
+                    .usage(TokenUsage(promptTokens: 472, completionTokens: 89, model: "claude-opus-4-6")),
                 ], complete: true))
     }
 

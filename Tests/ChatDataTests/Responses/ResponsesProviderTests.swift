@@ -40,7 +40,8 @@ import Testing
     }
 
     static let liteLLMUsage = TokenUsage(
-        promptTokens: 11, completionTokens: 5, totalTokens: 16, cacheReadTokens: 3, reasoningTokens: 0)
+        promptTokens: 11, completionTokens: 5, totalTokens: 16, cacheReadTokens: 3, reasoningTokens: 0,
+        model: "fake-model")
 
     // MARK: The request and its answer
 
@@ -90,8 +91,9 @@ import Testing
                 .text("Hello there"), .finished(reason: "stop"),
                 .usage(
                     TokenUsage(
-                        promptTokens: 12, completionTokens: 40, totalTokens: 52, cacheReadTokens: 8, reasoningTokens: 32
-                    )),
+                        promptTokens: 12, completionTokens: 40, totalTokens: 52, cacheReadTokens: 8,
+                        reasoningTokens: 32,
+                        model: "gpt-5")),
             ])
         let recorded = try #require(server.requests.first)
         #expect(recorded.header("Accept") == "application/json")

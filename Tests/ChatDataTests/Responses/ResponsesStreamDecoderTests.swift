@@ -66,8 +66,9 @@ import Testing
         #expect(decode(stream, cuts: Array(1..<count)) == expected)
     }
 
-    /// The documented `response.completed`'s usage: all zeros.
-    static let zeroUsage = TokenUsage(promptTokens: 0, completionTokens: 0, totalTokens: 0, reasoningTokens: 0)
+    /// The documented `response.completed`'s usage: all zeros, of the documented model.
+    static let zeroUsage = TokenUsage(
+        promptTokens: 0, completionTokens: 0, totalTokens: 0, reasoningTokens: 0, model: "gpt-4o-mini-2024-07-18")
 
     // MARK: Answers
 
@@ -94,7 +95,7 @@ import Testing
                     .usage(
                         TokenUsage(
                             promptTokens: 11, completionTokens: 5, totalTokens: 16, cacheReadTokens: 3,
-                            reasoningTokens: 0)),
+                            reasoningTokens: 0, model: "fake-model")),
                 ], complete: true))
     }
 
@@ -115,7 +116,7 @@ import Testing
                     .usage(
                         TokenUsage(
                             promptTokens: 9, completionTokens: 148, totalTokens: 157, cacheReadTokens: 4,
-                            reasoningTokens: 128)),
+                            cacheWriteTokens: 0, reasoningTokens: 128, model: "o3-2025-04-16")),
                 ], complete: true))
     }
 
@@ -175,7 +176,7 @@ import Testing
                     .usage(
                         TokenUsage(
                             promptTokens: 11, completionTokens: 5, totalTokens: 16, cacheReadTokens: 3,
-                            reasoningTokens: 0)),
+                            reasoningTokens: 0, model: "fake-model")),
                 ], complete: true))
     }
 

@@ -18,4 +18,6 @@ public enum ConfigProblem: Sendable, Equatable {
     case severalKeySources([String])
     /// A role of its own (not adding to a built-in one) without a prompt.
     case roleNeedsPrompt
+    /// An object without these keys, which it needs.
+    case missingKeys([String])
 }

@@ -10,6 +10,8 @@ struct MessagesMessageDTO: JSONObjectDTO, Equatable {
     var content: [MessagesBlockDTO]?
     var stop_reason: String?
     var usage: MessagesUsageDTO?
+    /// The model that answered, as the server names it.
+    var model: String?
     var error: AnthropicErrorDTO.ErrorDTO?
 
     mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
@@ -18,6 +20,7 @@ struct MessagesMessageDTO: JSONObjectDTO, Equatable {
         case "content": try reader.read(&content)
         case "stop_reason": try reader.read(&stop_reason)
         case "usage": try reader.read(&usage)
+        case "model": try reader.read(&model)
         case "error": try reader.read(&error)
         default: try reader.skipValue()
         }

@@ -84,7 +84,8 @@ extension MessagesRequestDTO {
                     guard takesTools, case .object = call.arguments else {
                         blocks.append(
                             BlockDTO(
-                                type: "text", text: ToolRoundText.call(name: call.name, arguments: call.argumentsText)))
+                                type: "text",
+                                text: ToolRoundWireText.call(name: call.name, arguments: call.argumentsText)))
                         asText.append((call.id, call.name))
                         sentAsText = true
                         continue
@@ -115,7 +116,7 @@ extension MessagesRequestDTO {
                     texts.append(
                         BlockDTO(
                             type: "text",
-                            text: ToolRoundText.result(result, name: found.map { asText.remove(at: $0).name }))
+                            text: ToolRoundWireText.result(result, name: found.map { asText.remove(at: $0).name }))
                     )
                     sentAsText = true
                 }
@@ -132,7 +133,7 @@ extension MessagesRequestDTO {
                 else { continue }
                 let arguments = wire[call.message].content[index].input?.jsonText ?? "{}"
                 wire[call.message].content[index] = BlockDTO(
-                    type: "text", text: ToolRoundText.call(name: call.name, arguments: arguments))
+                    type: "text", text: ToolRoundWireText.call(name: call.name, arguments: arguments))
                 sentAsText = true
             }
             waiting.removeAll()

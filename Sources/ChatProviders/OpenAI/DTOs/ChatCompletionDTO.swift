@@ -30,6 +30,8 @@ struct ChatCompletionDTO: JSONObjectDTO, Equatable {
 
     var choices: [ChoiceDTO]?
     var usage: UsageDTO?
+    /// The model that answered, as the server names it (the usage's, for its price).
+    var model: String?
     /// The members of an error, if the body is one instead (`error`, or `"object": "error"`).
     var error = APIErrorDTO()
 
@@ -37,6 +39,7 @@ struct ChatCompletionDTO: JSONObjectDTO, Equatable {
         switch key {
         case "choices": try reader.read(&choices)
         case "usage": try reader.read(&usage)
+        case "model": try reader.read(&model)
         default: try error.read(key, from: &reader)
         }
     }

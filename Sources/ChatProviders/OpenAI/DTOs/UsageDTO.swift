@@ -5,13 +5,16 @@ import ChatSystem
 
 /// `usage` as servers report it: the counts that are whole numbers.
 struct UsageDTO: JSONObjectDTO, Equatable {
-    /// `prompt_tokens_details`: of the prompt, what the server had cached.
+    /// `prompt_tokens_details`: of the prompt, what the server had cached, and what it wrote to
+    /// its cache (billed from GPT-5.6 on).
     struct PromptDetailsDTO: JSONObjectDTO, Equatable {
         var cached_tokens: Int?
+        var cache_write_tokens: Int? = nil
 
         mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
             switch key {
             case "cached_tokens": try reader.read(&cached_tokens)
+            case "cache_write_tokens": try reader.read(&cache_write_tokens)
             default: try reader.skipValue()
             }
         }

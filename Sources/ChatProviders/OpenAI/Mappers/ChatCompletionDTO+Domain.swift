@@ -34,7 +34,10 @@ extension ChatCompletionDTO {
                 content: choice.pointee.delta?.content, refusal: choice.pointee.delta?.refusal, emit)
             if finish, let reason = choice.pointee.finish_reason, !reason.isEmpty { emit(.finished(reason: reason)) }
         }
-        if let usage = usage?.toDomain() { emit(.usage(usage)) }
+        if var usage = usage?.toDomain() {
+            usage.model = model
+            emit(.usage(usage))
+        }
     }
 
     /// The events a whole completion amounts to, as if it had been streamed in one piece: choice
@@ -52,6 +55,9 @@ extension ChatCompletionDTO {
             }
             emit(.finished(reason: choice.pointee.finish_reason ?? "stop"))
         }
-        if let usage = usage?.toDomain() { emit(.usage(usage)) }
+        if var usage = usage?.toDomain() {
+            usage.model = model
+            emit(.usage(usage))
+        }
     }
 }

@@ -9,6 +9,7 @@ extension UsageDTO {
             completionTokens: completion_tokens ?? 0,
             totalTokens: total_tokens,
             cacheReadTokens: prompt_tokens_details?.cached_tokens,
+            cacheWriteTokens: prompt_tokens_details?.cache_write_tokens,
             reasoningTokens: completion_tokens_details?.reasoning_tokens
         )
     }

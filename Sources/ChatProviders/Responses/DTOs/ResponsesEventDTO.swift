@@ -113,6 +113,8 @@ struct ResponseDTO: JSONObjectDTO, Equatable {
     var status: String?
     var output: [ResponsesItemDTO]?
     var usage: ResponsesUsageDTO?
+    /// The model that answered, as the server names it.
+    var model: String?
     var incomplete_details: IncompleteDTO?
     var error: ErrorDTO?
 
@@ -121,6 +123,7 @@ struct ResponseDTO: JSONObjectDTO, Equatable {
         case "status": try reader.read(&status)
         case "output": try reader.read(&output)
         case "usage": try reader.read(&usage)
+        case "model": try reader.read(&model)
         case "incomplete_details": try reader.read(&incomplete_details)
         case "error": try reader.read(&error)
         default: try reader.skipValue()
@@ -133,11 +136,13 @@ struct ResponseDTO: JSONObjectDTO, Equatable {
 struct ResponsesUsageDTO: JSONObjectDTO, Equatable {
     struct DetailsDTO: JSONObjectDTO, Equatable {
         var cached_tokens: Int?
+        var cache_write_tokens: Int?
         var reasoning_tokens: Int?
 
         mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
             switch key {
             case "cached_tokens": try reader.read(&cached_tokens)
+            case "cache_write_tokens": try reader.read(&cache_write_tokens)
             case "reasoning_tokens": try reader.read(&reasoning_tokens)
             default: try reader.skipValue()
             }
@@ -167,6 +172,7 @@ struct ResponsesUsageDTO: JSONObjectDTO, Equatable {
         return TokenUsage(
             promptTokens: input_tokens ?? 0, completionTokens: output_tokens ?? 0, totalTokens: total_tokens,
             cacheReadTokens: input_tokens_details?.cached_tokens,
+            cacheWriteTokens: input_tokens_details?.cache_write_tokens,
             reasoningTokens: output_tokens_details?.reasoning_tokens)
     }
 }

@@ -132,7 +132,7 @@ extension ResponsesRequestDTO {
                     guard takesTools else {
                         // Each call on a line of its own.
                         if !text.isEmpty && !afterThinking { text += "\n" }
-                        append(ToolRoundText.call(name: call.name, arguments: call.argumentsText))
+                        append(ToolRoundWireText.call(name: call.name, arguments: call.argumentsText))
                         textCalls[call.id] = call.name
                         sentAsText = true
                         continue
@@ -157,7 +157,7 @@ extension ResponsesRequestDTO {
                 if sentCalls.removeValue(forKey: result.callID) != nil {
                     wire.append(ItemDTO(type: "function_call_output", call_id: result.callID, output: result.text))
                 } else {
-                    texts.append(ToolRoundText.result(result, name: textCalls.removeValue(forKey: result.callID)))
+                    texts.append(ToolRoundWireText.result(result, name: textCalls.removeValue(forKey: result.callID)))
                     sentAsText = true
                 }
             }

@@ -3,7 +3,7 @@ import ChatDomain
 /// A tool round as text, for a provider that cannot take it as it is (no tools offered in this
 /// run, a call whose arguments are not an object, a call without its result): the same words
 /// whichever provider sends them, so a conversation reads alike wherever it goes on.
-enum ToolRoundText {
+enum ToolRoundWireText {
     /// `[tool call: NAME ARGUMENTS]`.
     static func call(name: String, arguments: String) -> String {
         "[tool call: \(name) \(arguments)]"
