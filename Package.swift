@@ -93,7 +93,8 @@ let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], 
 //   ChatCatalogue     the sampling table, read by several      → ChatDomain, ChatJSON
 //   ChatHTTP          the engine: libcurl, SSE, retries        → ChatDomain, ChatJSON, ChatSystem, CCurl
 //   ChatProviders     OpenAI and Anthropic over the engine     → ChatDomain, ChatJSON, ChatSystem, ChatHTTP, ChatCatalogue
-//   ChatMCP           MCP servers' tools, stdio and HTTP       → ChatDomain, ChatJSON, ChatSystem, ChatHTTP
+//   ChatOAuth         signing in to MCP servers (OAuth 2.1)    → ChatDomain, ChatJSON, ChatSystem, ChatHTTP
+//   ChatMCP           MCP servers' tools, stdio and HTTP       → ChatDomain, ChatJSON, ChatSystem, ChatHTTP, ChatOAuth
 //   ChatHistory       the SQLite history                       → ChatDomain, ChatJSON, ChatSystem, ChatCatalogue, CSQLite
 //   ChatAttachments   files and images attached to a message   → ChatDomain, ChatSystem
 //   ChatConfig        every setting decided                    → ChatDomain, ChatJSON, ChatSystem, ChatCatalogue, ChatHTTP, ChatMCP
@@ -137,8 +138,13 @@ let package = Package(
         .target(
             name: "ChatProviders", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP", "ChatCatalogue"],
             swiftSettings: crossModule),
+        // Signing in to MCP servers that ask (OAuth 2.1): metadata, client registration, PKCE,
+        // the one-shot loopback listener, tokens kept and refreshed.
         .target(
-            name: "ChatMCP", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP"],
+            name: "ChatOAuth", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP"],
+            swiftSettings: crossModule),
+        .target(
+            name: "ChatMCP", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP", "ChatOAuth"],
             swiftSettings: crossModule),
         .target(
             name: "ChatHistory",
@@ -159,8 +165,9 @@ let package = Package(
         .executableTarget(
             name: "chat",
             dependencies: [
-                "ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatProviders", "ChatMCP", "ChatHistory",
-                "ChatAttachments", "ChatConfig", "ChatRendering", "ChatPresentation", "CTerminal",
+                "ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatProviders", "ChatMCP",
+                "ChatOAuth", "ChatHistory", "ChatAttachments", "ChatConfig", "ChatRendering", "ChatPresentation",
+                "CTerminal",
             ],
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
         ),
@@ -177,7 +184,7 @@ let package = Package(
             // them as people do.
             dependencies: [
                 "ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatProviders", "ChatMCP",
-                "ChatHistory", "ChatAttachments", "ChatConfig", "ChatPresentation", "ChatTestSupport",
+                "ChatOAuth", "ChatHistory", "ChatAttachments", "ChatConfig", "ChatPresentation", "ChatTestSupport",
             ]),
         .testTarget(
             name: "ChatPresentationTests",

@@ -1,3 +1,5 @@
+import ChatOAuth
+
 /// One MCP server, as a config's `mcp_servers` entry gives it: run as a child process (stdio),
 /// `{"name": {"command": …, "args": […], "env": {…}, "timeout": seconds}}`, or reached over
 /// Streamable HTTP, `{"name": {"url": …, "headers": {…}, "timeout": seconds}}`.
@@ -18,6 +20,10 @@ package struct MCPServerEntry: Sendable, Equatable {
     /// Header fields sent with every request to `url` (an `Authorization` token, say). Their
     /// values are secrets: never shown, logged or put in an error.
     var headers: [String: String] = [:]
+    /// `oauth`: the pre-registered client and scopes a sign-in uses (MCPServerEntry+OAuth).
+    var oauth: OAuthClientSettings?
+    /// `client_metadata_url`: chat's client metadata document, for servers that take one.
+    var clientMetadataURL: String?
 }
 
 extension MCPServerEntry {

@@ -52,6 +52,9 @@ public enum ToolServerFailure: Error, Sendable, Equatable {
     /// Over HTTP: its session ended (404), and could not be opened again (`again`: it ended
     /// once more after being opened again).
     case sessionEnded(again: Bool)
+    /// Over HTTP: it needs a sign-in (OAuth) that chat could not settle during the run (no
+    /// terminal, declined, a refresh refused…): its tools are left out.
+    case signInNeeded(SignInFailure)
 
     /// Whether the server itself is gone (it ended, or broke its output): a problem of the
     /// server's, not only of the request.
@@ -88,6 +91,11 @@ public enum ToolServerEntryProblem: Error, Sendable, Equatable {
     case headerLineBreak
     /// `${NAME}` is used but the variable is not set.
     case variableNotSet(String)
+    /// `oauth` is not an object of `client_id`, `client_secret` (strings) and `scopes` (a list
+    /// of strings).
+    case oauth
+    /// `client_metadata_url` is not an https URL.
+    case clientMetadataURL
     /// `auto_approve` is neither true nor a list of tool names: its tools will be asked about.
     case autoApprove
 }

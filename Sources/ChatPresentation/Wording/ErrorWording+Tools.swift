@@ -52,6 +52,7 @@ extension ErrorWording {
         case .noResponse: return "its answer is not the response to the request"
         case .streamEndedEarly: return "its event stream ended without the response"
         case .sessionEnded(let again): return "its session ended\(again ? " again" : "") (HTTP 404)"
+        case .signInNeeded(let failure): return signInNeeded(failure, server: server)
         }
     }
 
@@ -69,6 +70,9 @@ extension ErrorWording {
         case .headerLineBreak: "a header name or value holds a line break"
         case .variableNotSet(let name): "${\(ServerText.line(name, limit: 60))} is used but not set in the environment"
         case .autoApprove: "auto_approve must be true or a list of its tool names; its tools will be asked about"
+        case .oauth:
+            "oauth must be an object with client_id and client_secret (strings) and scopes (a list of strings)"
+        case .clientMetadataURL: "client_metadata_url must be an https:// URL"
         }
     }
 }
