@@ -44,9 +44,32 @@ extension MCPServerEntry {
 
 extension MCPNetworkSettings {
     /// The same CA file, proxy and diagnostics for a server's OAuth endpoints, through `http`.
-    func oauth(_ http: any HTTPClient) -> OAuthNetwork {
+    package func oauth(_ http: any HTTPClient) -> OAuthNetwork {
         let settings = self
         return OAuthNetwork(
             http: http, tls: tls, proxy: proxy, proxyInUse: { settings.proxyInUse(for: $0) }, log: log)
+    }
+}
+
+/// What `--tools-login` and `--tools-logout` find for a server's name.
+package enum SignInTarget: Sendable {
+    /// An HTTP server chat may sign in to.
+    case http(OAuthServer)
+    /// A stdio server: it takes its credentials from its environment, not a sign-in.
+    case stdio
+    /// No server of that name is configured.
+    case unknown
+    /// Its entry cannot be used.
+    case unusable(ToolServerProblem)
+}
+
+extension ToolSettings {
+    /// The configured server `name`, as `--tools-login` signs in to it.
+    package func signInTarget(_ name: String) -> SignInTarget {
+        guard let value = serversValue?.object?[name] else { return .unknown }
+        let parsed = MCPServerEntry.entries(in: .object([name: value]), environment: environment)
+        if let problem = parsed.problems.first { return .unusable(problem) }
+        guard let entry = parsed.entries.first else { return .unknown }
+        return entry.url == nil ? .stdio : .http(entry.oauthServer)
     }
 }

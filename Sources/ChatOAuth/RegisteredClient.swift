@@ -25,7 +25,8 @@ package struct RegisteredClient: Sendable, Equatable {
         switch (authMethod, clientSecret) {
         case ("client_secret_basic", let secret?):
             let pair = FormEncoding.escape(clientID) + ":" + FormEncoding.escape(secret)
-            return ([], [("Authorization", "Basic " + Base64.encode(Array(pair.utf8)))])
+            // The id in the form too: some servers (the MCP SDK's) look the client up by it.
+            return ([("client_id", clientID)], [("Authorization", "Basic " + Base64.encode(Array(pair.utf8)))])
         case ("client_secret_post", let secret?):
             return ([("client_id", clientID), ("client_secret", secret)], [])
         default:
