@@ -1,7 +1,7 @@
 /// One challenge of a `WWW-Authenticate` field (RFC 9110 §11.6.1): its scheme and either its
 /// parameters or a token68. A field may hold several, separated by commas, each parameter's value
-/// a token or a quoted string (`\` escaping the next character), with spaces, tabs and folded
-/// lines between the parts.
+/// a token (read up to a comma or a space) or a quoted string (`\` escaping the next character),
+/// with spaces, tabs and folded lines between the parts.
 package struct AuthChallenge: Sendable, Equatable {
     /// The scheme, lowercased (`bearer`).
     package var scheme: String
@@ -26,7 +26,7 @@ package struct AuthChallenge: Sendable, Equatable {
                 // `name=value` of the current challenge.
                 scanner.advance()
                 scanner.skip(Scanner.isSpace)
-                let value = scanner.quotedString() ?? scanner.token() ?? ""
+                let value = scanner.quotedString() ?? scanner.bareValue()
                 let key = name.lowercased()
                 if challenges[challenges.count - 1].parameters[key] == nil {
                     challenges[challenges.count - 1].parameters[key] = value
@@ -91,6 +91,14 @@ package struct AuthChallenge: Sendable, Equatable {
             let start = position
             skip(Self.isTokenByte)
             return position > start ? String(decoding: bytes[start..<position], as: UTF8.self) : nil
+        }
+
+        /// An unquoted value: a token, read leniently up to the next comma or space (servers
+        /// write `scope=files:write`, though `:` is not a token character).
+        mutating func bareValue() -> String {
+            let start = position
+            skip { $0 != UInt8(ascii: ",") && !Self.isSpace($0) }
+            return String(decoding: bytes[start..<position], as: UTF8.self)
         }
 
         /// A token68 (letters, digits, `-._~+/`, then `=`s).
