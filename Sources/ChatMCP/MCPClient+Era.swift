@@ -5,7 +5,8 @@ import ChatDomain
 /// else a probe: `server/discover` in the modern era; a `DiscoverResult` or a modern error is a
 /// modern server; any other error (over HTTP, a 4xx without a modern error in its body), or over
 /// stdio no answer within a short wait, is a legacy one, and `initialize` follows. A 401 or 403
-/// means the server wants a sign-in, not that it is of an era.
+/// means the server wants a sign-in, not that it is of an era: the connection signs in first
+/// (`BearerTokenProvider`) and sends the probe again; one it could not settle is no era.
 extension MCPClient {
     /// Opens MCP with `entry`'s server on `connection`, in the era found; the era a probe found is
     /// remembered in `memory`.
@@ -66,7 +67,11 @@ extension MCPClient {
                 speak(.modern(version), capabilities: answer["capabilities"] ?? .object([:]))
                 return .success(())
             case .failure(.rpc(let error, let status)):
-                if status == 401 || status == 403 { return .failure(.signInNeeded(status: status ?? 401)) }
+                // A refusal of who is asking (a sign-in chat could not make, or an Authorization
+                // of the entry's own refused) is no sign of an era.
+                if let status, status == 401 || status == 403 {
+                    return .failure(.httpStatus(status, body: ServerText.line(error.message, limit: 200)))
+                }
                 if error.code == MCPRPCError.unsupportedVersion {
                     let supported = error.supportedVersions
                     if let version = MCPEra.modernVersions.first(where: {
@@ -87,7 +92,7 @@ extension MCPClient {
             case .failure(.failure(let failure, _)):
                 switch failure {
                 case .httpStatus(let status, _) where status == 401 || status == 403:
-                    return .failure(.signInNeeded(status: status))
+                    return .failure(failure)
                 case .httpStatus(let status, _) where (400..<500).contains(status):
                     return await initialize(offering: MCPEra.legacyVersions[0]).mapError(\.failure)
                 case .noAnswer where entry.url == nil:

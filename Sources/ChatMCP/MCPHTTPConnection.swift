@@ -1,6 +1,7 @@
 import ChatDomain
 import ChatHTTP
 import ChatJSON
+import ChatOAuth
 import ChatSystem
 import Synchronization
 
@@ -23,6 +24,13 @@ import Synchronization
 /// The configured header values are secrets: a server's text in a failure has them replaced, and
 /// the `--verbose` lines show them redacted. Problems name the endpoint as `place`: no
 /// credentials, query or fragment.
+///
+/// A server that asks for a sign-in (OAuth, `network.signIn`; not one whose entry sends an
+/// `Authorization` of its own) gets `Authorization: Bearer` from its `BearerTokenProvider` on
+/// every request to its own origin, never another; a 401 or 403 is settled by the provider
+/// (a refresh, or a sign-in after a yes) outside the request's time limit, and the request sent
+/// once more; one it cannot settle fails as `signInNeeded`. So a server's era is probed only
+/// once chat is signed in.
 final class MCPHTTPConnection: MCPConnection {
     private struct State {
         var nextID = 0
@@ -31,6 +39,8 @@ final class MCPHTTPConnection: MCPConnection {
         /// The parameters `initialize` was sent with, to open an expired session again.
         var initialize: JSONValue?
         var closed = false
+        /// The bearer token last sent, for the `DELETE` and to keep it out of server text.
+        var token: String?
     }
 
     /// How one POST ended.
@@ -38,6 +48,9 @@ final class MCPHTTPConnection: MCPConnection {
         case answer(Result<JSONValue, MCPRequestError>)
         /// A `404` to a request that carried a session id: the session is gone.
         case expired
+        /// A 401 or 403 from a server chat signs in to: its status, its `WWW-Authenticate`, and
+        /// the token that was sent.
+        case refused(status: Int, challenge: String?, token: String?)
     }
 
     /// The endpoint as it may be shown: scheme, host, port and path.
@@ -55,6 +68,10 @@ final class MCPHTTPConnection: MCPConnection {
     private let transferErrors: TransportErrorMapper
     private let inbound: MCPInbound
     private let state = Mutex(State())
+    /// The server's tokens, when chat signs in to it.
+    private let authorization: (any BearerTokenProvider)?
+    /// The origin the tokens may go to: the endpoint's.
+    private let tokenOrigin: URLOrigin?
 
     /// The longest answer read: 64 MB, as over stdio.
     static let largestAnswer = MCPStdioConnection.lineLimit
@@ -79,6 +96,11 @@ final class MCPHTTPConnection: MCPConnection {
         transferErrors = TransportErrorMapper(
             proxyInUse: network.proxyInUse(for: url), trustStore: network.tls.trustStore)
         self.inbound = inbound ?? MCPInbound(server: entry.name, answerer: nil)
+        authorization =
+            entry.signsIn
+            ? network.signIn.map { OAuthBearer(server: entry.oauthServer, settings: $0, network: network.oauth(http)) }
+            : nil
+        tokenOrigin = URLOrigin(url)
     }
 
     func request(_ request: MCPRequest) async -> Result<JSONValue, MCPRequestError> {
@@ -89,11 +111,34 @@ final class MCPHTTPConnection: MCPConnection {
             return state.nextID
         }
         let message = MCPMessage.request(id: id, method: method, params: request.params)
-        let outcome = await withTaskGroup(of: Result<JSONValue, MCPRequestError>?.self) { group in
-            group.addTask {
-                await self.exchange(message, request, id: id, reopening: method != "initialize")
+        var outcome = await timed(message, request, id: id)
+        // A refusal a sign-in may settle is settled outside the time limit (a person may be
+        // signing in), and the request sent once more.
+        if case .refused(let status, let challenge, let token)? = outcome, let authorization {
+            if let failure = await authorization.settle(status: status, challenge: challenge, sent: token) {
+                return .failure(.failed(.signInNeeded(failure)))
             }
-            // A subscription waits until it is cancelled.
+            outcome = await timed(message, request, id: id)
+        }
+        if Task.isCancelled { return giveUp(id, request, .cancelled) }
+        switch outcome {
+        case nil: return giveUp(id, request, .noAnswer(seconds: timeout))
+        case .refused(let status, _, _)?: return .failure(.failed(.signInNeeded(.tokenNotAccepted(status: status))))
+        case .expired?: return .failure(.failed(.sessionEnded(again: false)))
+        case .answer(let result)?:
+            if method == "initialize", case .success(let answer) = result { agree(answer) }
+            return result
+        }
+    }
+
+    /// `exchange`, given up after the request's timeout (nil then); a subscription waits until it
+    /// is cancelled.
+    private func timed(_ message: JSONValue, _ request: MCPRequest, id: Int) async -> Outcome? {
+        let timeout = request.timeout
+        return await withTaskGroup(of: Outcome?.self) { group in
+            group.addTask {
+                await self.exchange(message, request, id: id, reopening: request.method != "initialize")
+            }
             if timeout.isFinite {
                 group.addTask {
                     try? await Task.sleep(for: .seconds(timeout))
@@ -104,10 +149,6 @@ final class MCPHTTPConnection: MCPConnection {
             group.cancelAll()
             return first
         }
-        if Task.isCancelled { return giveUp(id, request, .cancelled) }
-        guard let outcome else { return giveUp(id, request, .noAnswer(seconds: timeout)) }
-        if method == "initialize", case .success(let answer) = outcome { agree(answer) }
-        return outcome
     }
 
     func notify(_ method: String, params: JSONValue) async {
@@ -123,7 +164,7 @@ final class MCPHTTPConnection: MCPConnection {
             return state.closed ? nil : state.sessionID
         }
         guard let session else { return }
-        let request = makeRequest("DELETE", body: nil, timeout: 3, ending: session)
+        let request = makeRequest("DELETE", body: nil, timeout: 3, ending: session, token: state.withLock { $0.token })
         diagnostics.sent(shown(request))
         // The server may refuse (405), be gone or not answer: the session then ends on its own.
         // Either way chat goes on within 3 s.
@@ -142,23 +183,25 @@ final class MCPHTTPConnection: MCPConnection {
         state.withLock { $0.protocolVersion = version }
     }
 
-    /// Sends `request` as `message` (number `id`) and returns its answer; a session that
-    /// expired is opened again once, when `reopening`, and the request sent again in it.
-    private func exchange(_ message: JSONValue, _ request: MCPRequest, id: Int, reopening: Bool) async
-        -> Result<JSONValue, MCPRequestError>
-    {
+    /// Sends `request` as `message` (number `id`) and returns its answer (or the server's
+    /// refusal of its token); a session that expired is opened again once, when `reopening`, and
+    /// the request sent again in it.
+    private func exchange(_ message: JSONValue, _ request: MCPRequest, id: Int, reopening: Bool) async -> Outcome {
         let session = state.withLock { $0.sessionID }
         switch await post(message, expecting: id, as: request, timeout: request.timeout) {
         case .answer(let result):
-            return result
+            return .answer(result)
+        case .refused(let status, let challenge, let token):
+            return .refused(status: status, challenge: challenge, token: token)
         case .expired:
             guard reopening, await reopen(expired: session) else {
-                return .failure(.failed(.sessionEnded(again: false)))
+                return .answer(.failure(.failed(.sessionEnded(again: false))))
             }
-            if case .answer(let result) = await post(message, expecting: id, as: request, timeout: request.timeout) {
-                return result
+            let again = await post(message, expecting: id, as: request, timeout: request.timeout)
+            switch again {
+            case .answer, .refused: return again
+            case .expired: return .answer(.failure(.failed(.sessionEnded(again: true))))
             }
-            return .failure(.failed(.sessionEnded(again: true)))
         }
     }
 
@@ -206,7 +249,9 @@ final class MCPHTTPConnection: MCPConnection {
     {
         if state.withLock({ $0.closed }) { return .answer(.failure(.failed(.stopped))) }
         guard let body = message.jsonText else { return .answer(.failure(.failed(.requestNotWritten))) }
-        let request = makeRequest("POST", body: Array(body.utf8), timeout: timeout, rpc: rpc)
+        let token = await authorization?.token()
+        if let token { state.withLock { $0.token = token } }
+        let request = makeRequest("POST", body: Array(body.utf8), timeout: timeout, rpc: rpc, token: token)
         let started = MonotonicClock.nanoseconds()
         diagnostics.sent(shown(request))
         var parts = http.send(request).makeAsyncIterator()
@@ -219,6 +264,9 @@ final class MCPHTTPConnection: MCPConnection {
             diagnostics.received(head, after: started)
             let sentSession = request.headers.contains { $0.name == "Mcp-Session-Id" }
             if head.status == 404 && sentSession { return .expired }
+            if head.status == 401 || head.status == 403, authorization != nil {
+                return .refused(status: head.status, challenge: head.header("www-authenticate"), token: token)
+            }
             guard (200..<300).contains(head.status) else {
                 let bytes = try await Self.collect(&parts, limit: 65536)
                 // A modern server refuses a request with a JSON-RPC error in the body.
@@ -312,11 +360,12 @@ final class MCPHTTPConnection: MCPConnection {
     }
 
     /// A request to the endpoint with the protocol's header fields (of `rpc`'s era, when it is
-    /// chat's request), the session's and the configured ones; with `ending`, the request that
-    /// ends that session (no body, no answer asked for). Every header field a request carries is
-    /// decided here.
+    /// chat's request), the session's, the bearer `token` (only to the endpoint's own origin) and
+    /// the configured ones; with `ending`, the request that ends that session (no body, no answer
+    /// asked for). Every header field a request carries is decided here.
     private func makeRequest(
-        _ method: String, body: [UInt8]?, timeout: Double, rpc: MCPRequest? = nil, ending: String? = nil
+        _ method: String, body: [UInt8]?, timeout: Double, rpc: MCPRequest? = nil, ending: String? = nil,
+        token: String?
     ) -> HTTPRequest {
         let (current, agreed) = state.withLock { ($0.sessionID, $0.protocolVersion) }
         var fields: [(name: String, value: String)] =
@@ -332,6 +381,9 @@ final class MCPHTTPConnection: MCPConnection {
             if let session = ending ?? current { fields.append(("Mcp-Session-Id", session)) }
             if let agreed { fields.append(("MCP-Protocol-Version", agreed)) }
         }
+        if let token, let origin = URLOrigin(url), origin == tokenOrigin {
+            fields.append(("Authorization", "Bearer " + token))
+        }
         // A DELETE carries no body and asks for none: no Content-Type or Accept, configured or not.
         let own = Set(fields.map { $0.name.lowercased() } + (ending == nil ? [] : ["content-type", "accept"]))
         fields += headers.filter { !own.contains($0.name.lowercased()) }
@@ -346,7 +398,7 @@ final class MCPHTTPConnection: MCPConnection {
     private func shown(_ request: HTTPRequest) -> HTTPRequest {
         var shown = request
         shown.url = place
-        let secret = Set(headers.map { $0.name.lowercased() })
+        let secret = Set(headers.map { $0.name.lowercased() } + ["authorization"])
         shown.headers = request.headers.map { secret.contains($0.name.lowercased()) ? ($0.name, "[redacted]") : $0 }
         return shown
     }
@@ -356,6 +408,7 @@ final class MCPHTTPConnection: MCPConnection {
     private func redacted(_ text: String) -> String {
         var text = text
         for secret in secrets { text = text.replacing(secret, with: "[redacted]") }
+        if let token = state.withLock({ $0.token }), !token.isEmpty { text = text.replacing(token, with: "[redacted]") }
         return text
     }
 
@@ -376,14 +429,6 @@ final class MCPHTTPConnection: MCPConnection {
 
     /// `url` without its credentials, query and fragment, made safe to show.
     static func place(of url: String) -> String {
-        var rest = Substring(url.prefix { $0 != "?" && $0 != "#" })
-        var scheme = ""
-        if let range = rest.firstRange(of: "://") {
-            scheme = String(rest[..<range.upperBound])
-            rest = rest[range.upperBound...]
-        }
-        let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-        if let at = rest[..<authorityEnd].lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
-        return ServerText.line(scheme + rest, limit: 200)
+        URLPlace.of(url)
     }
 }

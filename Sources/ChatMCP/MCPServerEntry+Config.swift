@@ -128,6 +128,7 @@ extension MCPServerEntry {
             let expanded = try expand(url, environment)
             entry.url = expanded
             for (key, text) in entry.headers { entry.headers[key] = try expand(text, environment) }
+            try entry.readSignIn(value, environment)
         } catch {
             return .failure(error)
         }

@@ -1,3 +1,5 @@
+import ChatOAuth
+
 /// One MCP server, as a config's `mcp_servers` entry gives it: run as a child process (stdio),
 /// `{"name": {"command": …, "args": […], "env": {…}, "timeout": seconds}}`, or reached over
 /// Streamable HTTP, `{"name": {"url": …, "headers": {…}, "timeout": seconds}}`; either may pin
@@ -22,6 +24,10 @@ package struct MCPServerEntry: Sendable, Equatable {
     /// The MCP version the entry pins (`protocol_version`): spoken from the start, with no
     /// probe of the server's era; nil: found by a probe (and remembered).
     var protocolVersion: String?
+    /// `oauth`: the pre-registered client and scopes a sign-in uses (MCPServerEntry+OAuth).
+    var oauth: OAuthClientSettings?
+    /// `client_metadata_url`: chat's client metadata document, for servers that take one.
+    var clientMetadataURL: String?
 }
 
 extension MCPServerEntry {

@@ -4,68 +4,75 @@
     import Darwin
 #endif
 
-/// Opens a URL in the person's browser, as the `BROWSER` convention has it: the variable, when
-/// set, is a command or a `:`-separated list of them, each tried in turn until one succeeds, `%s`
-/// standing for the URL (else the URL is its last argument); without it, `xdg-open` where there
-/// is a display (`DISPLAY`, `WAYLAND_DISPLAY`); else nothing is opened, and the caller shows the
-/// URL. The browser gets the terminal (`/dev/tty`) as its standard input and output when there is
-/// one, `/dev/null` else: never chat's own output, which carries only the answer. Blocks until the
-/// command ends (a console browser runs in the terminal until the person leaves it).
-public struct BrowserOpener: Sendable {
-    /// How opening went.
-    public enum Outcome: Sendable, Equatable {
-        /// This command took the URL.
-        case opened(command: String)
-        /// No browser to open it with: no `BROWSER`, and no display for `xdg-open`.
-        case noBrowser
-        /// Every command tried failed (the last one named, with why).
-        case failed(command: String, reason: String)
-    }
-
+/// Opens a URL in the person's browser, as the `BROWSER` convention has it: a command, or a
+/// `:`-separated list of them tried in turn until one succeeds, `%s` standing for the URL (`%%`
+/// for a `%`), else the URL as the last argument; each run by `/bin/sh -c` with the URL quoted.
+/// Without `BROWSER`, `xdg-open` where a display exists (`DISPLAY`, `WAYLAND_DISPLAY`); else
+/// there is no browser, and the caller shows the URL. The browser's output goes nowhere: stdout
+/// carries only chat's answer.
+package struct BrowserOpener: Sendable {
+    /// The shell commands tried, in order, each with the URL's place marked by `%s`.
+    package let commands: [String]
     private let environment: [String: String]
 
     /// The browser `environment` names.
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         self.environment = environment
+        if let browser = environment["BROWSER"], !browser.isEmpty {
+            commands = browser.split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        } else if !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            commands = ["xdg-open %s"]
+        } else {
+            commands = []
+        }
     }
 
-    /// The commands to try, each as its words, the URL in place: `BROWSER`'s, else `xdg-open`
-    /// when there is a display; empty: none.
-    public func commands(for url: String) -> [[String]] {
-        if let browser = environment["BROWSER"], !browser.allSatisfy(\.isWhitespace) {
-            return browser.split(separator: ":").compactMap { command -> [String]? in
-                let words = command.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-                guard !words.isEmpty else { return nil }
-                let placed = words.map { $0.replacing("%s", with: url).replacing("%%", with: "%") }
-                return words.contains { $0.contains("%s") } ? placed : placed + [url]
+    /// Whether there is a browser to try.
+    package var isAvailable: Bool { !commands.isEmpty }
+
+    /// `command` with the URL in place: `%s` replaced by it (quoted for the shell), `%%` by `%`;
+    /// else the URL after it, as its last argument.
+    package static func commandLine(_ command: String, url: String) -> String {
+        let quoted = "'" + url.replacing("'", with: #"'\''"#) + "'"
+        guard command.contains("%s") else { return command + " " + quoted }
+        var line = ""
+        var rest = Substring(command)
+        while let percent = rest.firstIndex(of: "%") {
+            line += rest[..<percent]
+            let next = rest.index(after: percent)
+            if next < rest.endIndex && rest[next] == "s" {
+                line += quoted
+                rest = rest[rest.index(after: next)...]
+            } else if next < rest.endIndex && rest[next] == "%" {
+                line += "%"
+                rest = rest[rest.index(after: next)...]
+            } else {
+                line += "%"
+                rest = rest[next...]
             }
         }
-        let display = ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(environment[$0] ?? "").isEmpty }
-        return display ? [["xdg-open", url]] : []
+        return line + rest
     }
 
-    /// Opens `url` with the first command that succeeds (exit status 0).
-    public func open(_ url: String) -> Outcome {
-        let commands = commands(for: url)
-        guard !commands.isEmpty else { return .noBrowser }
-        var last = Outcome.noBrowser
-        for words in commands {
+    /// Opens `url`: each command in turn until one exits 0. False when there is none, or none
+    /// did. Waits for each command to end (`xdg-open` and most browsers' launchers return at
+    /// once): call it off the concurrency pool's threads.
+    package func open(_ url: String) -> Bool {
+        let variables = environment.map { "\($0.key)=\($0.value)" }
+        for command in commands {
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
-            let device = access("/dev/tty", R_OK | W_OK) == 0 ? "/dev/tty" : "/dev/null"
-            posix_spawn_file_actions_addopen(&actions, 0, device, O_RDONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 1, device, O_WRONLY, 0)
-            posix_spawn_file_actions_addopen(&actions, 2, device, O_WRONLY, 0)
-            switch ProcessSpawn.spawn(words, actions: &actions, searchPath: !words[0].contains("/")) {
-            case .success(let pid):
-                let status = ProcessSpawn.wait(pid)
-                if status == 0 { return .opened(command: words[0]) }
-                last = .failed(command: words[0], reason: "it ended with status \(status)")
-            case .failure(let failure):
-                last = .failed(command: words[0], reason: String(cString: strerror(failure.code)))
+            for fd: Int32 in [0, 1, 2] {
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
             }
+            let line = Self.commandLine(command, url: url)
+            guard
+                case .success(let pid) = ProcessSpawn.spawn(
+                    ["/bin/sh", "-c", line], actions: &actions, environment: variables, ownProcessGroup: true)
+            else { continue }
+            if ProcessSpawn.wait(pid) == 0 { return true }
         }
-        return last
+        return false
     }
 }

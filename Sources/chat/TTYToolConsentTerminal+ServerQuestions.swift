@@ -8,14 +8,12 @@ extension TTYToolConsentTerminal: ServerQuestionTerminal {
         await terminal?.edit(initial, prompt: prompt)
     }
 
-    /// The browser the environment names (`BrowserOpener`), on a queue of its own: it may run
-    /// until the person leaves it.
+    /// The browser the environment names (`BrowserOpener`, as a sign-in opens it), on a queue of
+    /// its own: it may run until the person leaves it.
     func open(_ url: String) async -> String? {
         let opener = BrowserOpener(environment: environment)
-        switch await BlockingWork.run("browser", { opener.open(url) }) {
-        case .opened: return nil
-        case .noBrowser: return "no BROWSER is set, and there is no display for xdg-open"
-        case .failed(let command, let reason): return "\(command): \(reason)"
-        }
+        guard opener.isAvailable else { return "no BROWSER is set, and there is no display for xdg-open" }
+        let opened = await BlockingWork.run("browser", { opener.open(url) })
+        return opened ? nil : "the browser could not be started (BROWSER: \(opener.commands.joined(separator: ":")))"
     }
 }

@@ -14,7 +14,7 @@ struct ToolsListMode {
     func run() async -> Int32 {
         let settings: ToolSettings
         let keepsLogs: Bool
-        let network: MCPNetworkSettings
+        var network: MCPNetworkSettings
         do {
             // An HTTPS server is checked with the CA file (and reached through the proxy) a chat
             // run would use.
@@ -27,6 +27,8 @@ struct ToolsListMode {
             return console.fail(
                 "no MCP servers are configured: add mcp_servers to the config (docs/tools.md)", status: 1)
         }
+        // A server that asks for a sign-in is offered one on the terminal, as in a run.
+        network.signIn = console.signIn(terminal: TTYToolConsentTerminal(environment: console.environment))
         let tools = MCPTools(
             settings, dataDirectory: keepsLogs ? DataDirectory(environment: console.environment) : nil,
             eraDirectory: DataDirectory(environment: console.environment), clientVersion: ChatVersion.string,

@@ -52,7 +52,7 @@ extension ErrorWording {
         case .noResponse: return "its answer is not the response to the request"
         case .streamEndedEarly: return "its event stream ended without the response"
         case .sessionEnded(let again): return "its session ended\(again ? " again" : "") (HTTP 404)"
-        case .signInNeeded(let status): return "it needs you to sign in (HTTP \(status))"
+        case .signInNeeded(let failure): return signInNeeded(failure, server: server)
         case .inputRounds(let rounds): return "it asked for more input over \(rounds) times in a row; given up"
         case .unansweredRequest(let method): return "it asked for \(method), which chat does not answer"
         case .structuredMismatch(let mismatch):
@@ -80,6 +80,9 @@ extension ErrorWording {
         case .autoApprove: "auto_approve must be true or a list of its tool names; its tools will be asked about"
         case .protocolVersion(let known):
             "protocol_version must be one of the MCP versions chat speaks: \(known.joined(separator: ", "))"
+        case .oauth:
+            "oauth must be an object with client_id and client_secret (strings) and scopes (a list of strings)"
+        case .clientMetadataURL: "client_metadata_url must be an https:// URL"
         }
     }
 }
