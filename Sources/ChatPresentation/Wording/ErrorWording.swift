@@ -243,8 +243,7 @@ public enum ErrorWording {
 
     public static func sentAsTextNote(provider: String) -> String {
         "the \(provider) provider cannot take some parts of this conversation as they are (tool calls and results "
-            + "with no tools offered now, or another provider's calls, thinking or images in tool results): they were "
-            + "sent to it as text"
+            + "with no tools offered now, or another provider's calls or thinking): they were sent to it as text"
     }
 
     static func seconds(_ value: Double) -> String {
