@@ -175,6 +175,10 @@ public enum ErrorWording {
                 + "may carry (max_file_bytes in the config)"
         case .imageTooLarge(let path, let bytes, let limit):
             return "\(path) is \(ByteCount.text(bytes)), over the \(ByteCount.text(limit)) an image may be"
+        case .imageNotTaken(let path):
+            return
+                "\(path) is an image, and this profile's model takes no images (images: false in the config): use "
+                + "a profile whose model does, e.g. -p NAME, or set images to true in this profile"
         case .standardInputUnavailable:
             return
                 "- (standard input) can be attached only from the command line, with text piped in: cat x | chat -f - …"
