@@ -126,7 +126,7 @@ struct ToolResultImagesCommandTests {
         try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]).write(to: URL(fileURLWithPath: picture))
         let line =
             "\(picture) is an image, and this profile's model takes no images (images: false in the config): use a "
-            + "profile whose model does, e.g. -p NAME, or set images to true in this profile"
+            + "profile whose model does, e.g. --profile NAME, or set images to true in this profile"
         // The built-in local profile's model takes none.
         let refused = try await chat.run([
             "--profile", "local", "--base-url", server.baseURL, "-f", picture, "What is it?",

@@ -178,7 +178,7 @@ public enum ErrorWording {
         case .imageNotTaken(let path):
             return
                 "\(path) is an image, and this profile's model takes no images (images: false in the config): use "
-                + "a profile whose model does, e.g. -p NAME, or set images to true in this profile"
+                + "a profile whose model does, e.g. --profile NAME, or set images to true in this profile"
         case .standardInputUnavailable:
             return
                 "- (standard input) can be attached only from the command line, with text piped in: cat x | chat -f - …"
