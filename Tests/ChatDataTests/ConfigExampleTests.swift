@@ -22,8 +22,8 @@ import Testing
         let file = try ConfigFile(bytes: try FileSystem.read(examplePath))
         let example = try #require(file.profiles["local"])
         let builtIn = try #require(SettingsResolver.builtInProfiles["local"])
-        #expect(example["base_url"] == builtIn["base_url"])
-        #expect(example["model"] == builtIn["model"])
+        #expect(example == builtIn)
+        #expect(example["images"] == .boolean(false))
     }
 
     @Test func exampleConfigShowsEveryKey() throws {
