@@ -50,11 +50,22 @@ struct MCPFeatureServerTests {
         base64Encoded:
             "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")!
 
-    @Test("the mcp SDK's server: results as it meant them, progress, questions, prompts, resources", arguments: eras)
-    func sdkServer(pin: String?) async throws {
+    @Test(
+        "the mcp SDK's server: results as it meant them, progress, questions, prompts, resources",
+        arguments: eras, ["stdio", "http"])
+    func sdkServer(pin: String?, transport: String) async throws {
         let answerer = RecordingAnswerer([.accept(["copies": .number(2)]), .accept([:])])
         let problems = ReportedProblems()
-        let source = try source("sdk_features.py", pin: pin, answerer: answerer, problems: problems)
+        // Over HTTP, its Streamable HTTP app on 127.0.0.1 (progress on the answer's event stream).
+        let server = transport == "http" ? try ScriptMCPServer("sdk_features.py", arguments: ["http"]) : nil
+        defer { server?.stop() }
+        let source =
+            try server.map { server in
+                var entry = MCPServerEntry(name: "f", url: server.url)
+                entry.protocolVersion = pin
+                return MCPToolSource(
+                    [entry], clientVersion: "9.9", logPath: { _ in nil }, report: problems.report, answerer: answerer)
+            } ?? source("sdk_features.py", pin: pin, answerer: answerer, problems: problems)
         let status = await source.statuses().first
         #expect(status?.protocolVersion == (pin ?? "2026-07-28"))
         #expect(status?.offersPrompts == true && status?.offersResources == true)
