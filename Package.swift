@@ -93,10 +93,11 @@ let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], 
 //   ChatCatalogue     the sampling table, read by several      → ChatDomain, ChatJSON
 //   ChatHTTP          the engine: libcurl, SSE, retries        → ChatDomain, ChatJSON, ChatSystem, CCurl
 //   ChatProviders     OpenAI and Anthropic over the engine     → ChatDomain, ChatJSON, ChatSystem, ChatHTTP, ChatCatalogue
-//   ChatMCP           MCP servers' tools, stdio and HTTP       → ChatDomain, ChatJSON, ChatSystem, ChatHTTP
+//   ChatOAuth         signing in to MCP servers (OAuth 2.1)    → ChatDomain, ChatJSON, ChatSystem, ChatHTTP
+//   ChatMCP           MCP servers' tools, stdio and HTTP       → ChatDomain, ChatJSON, ChatSystem, ChatHTTP, ChatOAuth
 //   ChatHistory       the SQLite history                       → ChatDomain, ChatJSON, ChatSystem, ChatCatalogue, CSQLite
 //   ChatAttachments   files and images attached to a message   → ChatDomain, ChatSystem
-//   ChatConfig        every setting decided                    → ChatDomain, ChatJSON, ChatSystem, ChatCatalogue, ChatHTTP, ChatMCP
+//   ChatConfig        every setting decided                    → ChatDomain, ChatJSON, ChatSystem, ChatCatalogue, ChatHTTP, ChatMCP, ChatOAuth
 //   ChatRendering     Markdown and code drawn for a terminal   → ChatDomain
 //   ChatPresentation  REPL, renderers, wording                 → ChatDomain, ChatJSON, ChatRendering
 //   chat              the composition root: sees everything
@@ -137,8 +138,13 @@ let package = Package(
         .target(
             name: "ChatProviders", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP", "ChatCatalogue"],
             swiftSettings: crossModule),
+        // Signing in to MCP servers that ask (OAuth 2.1): metadata, client registration, PKCE,
+        // the one-shot loopback listener, tokens kept and refreshed.
         .target(
-            name: "ChatMCP", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP"],
+            name: "ChatOAuth", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP"],
+            swiftSettings: crossModule),
+        .target(
+            name: "ChatMCP", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP", "ChatOAuth"],
             swiftSettings: crossModule),
         .target(
             name: "ChatHistory",
@@ -150,7 +156,9 @@ let package = Package(
         .target(name: "ChatAttachments", dependencies: ["ChatDomain", "ChatSystem"], swiftSettings: crossModule),
         .target(
             name: "ChatConfig",
-            dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatMCP"],
+            dependencies: [
+                "ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatMCP", "ChatOAuth",
+            ],
             swiftSettings: crossModule),
         .target(name: "ChatRendering", dependencies: ["ChatDomain"], swiftSettings: crossModule),
         .target(
@@ -159,8 +167,9 @@ let package = Package(
         .executableTarget(
             name: "chat",
             dependencies: [
-                "ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatProviders", "ChatMCP", "ChatHistory",
-                "ChatAttachments", "ChatConfig", "ChatRendering", "ChatPresentation", "CTerminal",
+                "ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatProviders", "ChatMCP",
+                "ChatOAuth", "ChatHistory", "ChatAttachments", "ChatConfig", "ChatRendering", "ChatPresentation",
+                "CTerminal",
             ],
             linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]
         ),
@@ -177,12 +186,13 @@ let package = Package(
             // them as people do.
             dependencies: [
                 "ChatDomain", "ChatJSON", "ChatSystem", "ChatCatalogue", "ChatHTTP", "ChatProviders", "ChatMCP",
-                "ChatHistory", "ChatAttachments", "ChatConfig", "ChatPresentation", "ChatTestSupport",
+                "ChatOAuth", "ChatHistory", "ChatAttachments", "ChatConfig", "ChatPresentation", "ChatTestSupport",
             ]),
         .testTarget(
             name: "ChatPresentationTests",
             dependencies: ["ChatPresentation", "ChatDomain", "ChatJSON", "ChatTestSupport"]),
-        .testTarget(name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat", "ChatConfig", "ChatHTTP", "ChatSystem"]),
+        .testTarget(
+            name: "ChatCLITests", dependencies: ["ChatTestSupport", "chat", "ChatConfig", "ChatHTTP", "ChatSystem"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,18 +5,23 @@ import ChatSystem
 /// (PNG, JPEG, GIF, WebP by their first bytes). A directory is refused, and so is any other
 /// binary file; a glob pattern (`src/*.swift`) attaches the files it matches; `-` is standard
 /// input, when `standardInput` can read it. The text of one message's files is held to `limit`
-/// bytes, and each image to 20 MiB.
+/// bytes, and each image to 20 MiB; for a model that takes no images, an image is refused.
 public struct FileAttachmentReader: AttachmentReader {
     private let limit: Int
     private let home: String?
     private let standardInput: (@Sendable () -> [UInt8]?)?
+    private let takesImages: Bool
 
     /// A reader that holds the text of a message's files to `limit` bytes, expands `~/` with
-    /// `home`, and reads `-` with `standardInput` (nil: `-` is refused).
-    public init(limit: Int, home: String?, standardInput: (@Sendable () -> [UInt8]?)? = nil) {
+    /// `home`, reads `-` with `standardInput` (nil: `-` is refused), and refuses images unless
+    /// the model `takesImages` (the profile's `images`).
+    public init(
+        limit: Int, home: String?, standardInput: (@Sendable () -> [UInt8]?)? = nil, takesImages: Bool = true
+    ) {
         self.limit = limit
         self.home = home
         self.standardInput = standardInput
+        self.takesImages = takesImages
     }
 
     public func read(_ paths: [String], adding existing: Attachments) -> Result<Attachments, AttachmentError> {
@@ -84,6 +89,7 @@ public struct FileAttachmentReader: AttachmentReader {
     /// root, so a conversation continued elsewhere finds it again.
     private func attachment(_ bytes: [UInt8], path: String, location: String?) -> Result<Attachments, AttachmentError> {
         if let mimeType = ImageFormat.mimeType(of: bytes) {
+            guard takesImages else { return .failure(.imageNotTaken(path: path)) }
             guard bytes.count <= ImageFormat.maximumBytes else {
                 return .failure(.imageTooLarge(path: path, bytes: bytes.count, limit: ImageFormat.maximumBytes))
             }

@@ -14,7 +14,7 @@ public struct SettingsResolver {
     /// Profiles that exist without a config file; a config profile of the same name adds to them.
     static let builtInProfiles: [String: ConfigLevel] = [
         "local": ConfigLevel(values: [
-            "base_url": .text("http://127.0.0.1:8080/v1"), "model": .text("local"),
+            "base_url": .text("http://127.0.0.1:8080/v1"), "model": .text("local"), "images": .boolean(false),
         ]),
         "anthropic": ConfigLevel(
             values: ProviderKind.anthropic.defaults.merging(["provider": .text(ProviderKind.anthropic.rawValue)]) {

@@ -121,6 +121,11 @@ public enum SettingsTable {
             about:
                 "Whose API the server speaks: `openai` (Chat Completions), `anthropic` (Messages) or "
                 + "`openai-responses` (OpenAI's Responses API)."),
+        Setting(
+            "images", .boolean, default: .boolean(true), to: { $0.server.takesImages = $1 },
+            about:
+                "Whether the model takes images: false sends a note in the place of each image (a tool's, or one "
+                + "in an earlier message) and refuses images attached to a message."),
         // Anthropic's (the resolver refuses thinking_budget for another provider)
         Setting(
             "thinking_budget", .wholeNumber(minimum: 1024), to: { $0.server.thinkingBudget = $1 },

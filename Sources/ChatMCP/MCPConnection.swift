@@ -2,12 +2,12 @@ import ChatDomain
 
 /// The way JSON-RPC messages reach one MCP server and its answers come back: a child's pipes
 /// (`MCPStdioConnection`) or HTTP requests (`MCPHTTPConnection`). `MCPClient` speaks MCP over
-/// either.
+/// either; what the server sends of its own accord goes to the connection's `MCPInbound`.
 protocol MCPConnection: Sendable {
-    /// Sends a request and waits for its result, at most `timeout` seconds. A timeout, or a
+    /// Sends a request and waits for its result, at most its timeout. A timeout, or a
     /// cancellation of the calling task, gives the request up and tells the server
-    /// (`notifications/cancelled`).
-    func request(_ method: String, params: JSONValue, timeout: Double) async -> Result<JSONValue, ToolServerFailure>
+    /// (`notifications/cancelled`; over HTTP in the modern era, by closing its stream).
+    func request(_ request: MCPRequest) async -> Result<JSONValue, MCPRequestError>
 
     /// Sends a notification; what goes wrong with it is dropped.
     func notify(_ method: String, params: JSONValue) async
@@ -21,5 +21,10 @@ extension MCPConnection {
     /// Sends a notification with no parameters.
     func notify(_ method: String) async {
         await notify(method, params: .object([:]))
+    }
+
+    /// Sends request `method` of the legacy era (or before the era is known).
+    func request(_ method: String, params: JSONValue, timeout: Double) async -> Result<JSONValue, MCPRequestError> {
+        await request(MCPRequest(method, params: params, timeout: timeout))
     }
 }

@@ -3,11 +3,11 @@ import ChatJSON
 
 /// One JSON-RPC 2.0 message between chat and an MCP server, whatever carries it.
 enum MCPMessage: Equatable {
-    /// The answer to chat's request `id`: its result, or the server's error in words.
-    case response(id: Int, Result<JSONValue, ToolServerFailure>)
-    /// A request of the server's, which chat must answer (`answer(to:)`).
-    case request(id: JSONValue, method: String)
-    case notification(method: String)
+    /// The answer to chat's request `id`: its result, or the server's error.
+    case response(id: Int, Result<JSONValue, MCPRPCError>)
+    /// A request of the server's, which chat must answer (`MCPInbound.answer`).
+    case request(id: JSONValue, method: String, params: JSONValue)
+    case notification(method: String, params: JSONValue)
 
     /// What `message` is; nil when it is not one of these (not an object, or an answer with
     /// no id chat could have given). `redact` takes secrets out of a server's error text before
@@ -16,26 +16,39 @@ enum MCPMessage: Equatable {
         guard message.isObject else { return nil }
         let id = message["id"]
         if let method = message["method"]?.string {
-            self = id.map { .request(id: $0, method: method) } ?? .notification(method: method)
+            let params = message["params"] ?? .object([:])
+            self =
+                id.map { .request(id: $0, method: method, params: params) }
+                ?? .notification(method: method, params: params)
             return
         }
         guard let number = id?.wholeNumber else { return nil }
         if let error = message["error"] {
-            let text = error["message"]?.string ?? error.jsonText ?? "an error"
-            self = .response(id: number, .failure(.serverError(ServerText.line(redact(text), limit: 300))))
+            self = .response(id: number, .failure(Self.error(error, redacting: redact)))
         } else {
             self = .response(id: number, .success(message["result"] ?? .null))
         }
     }
 
-    /// Chat's answer to the server's request `method`: `ping` is answered, anything else is
-    /// "method not found".
-    static func answer(to method: String, id: JSONValue) -> JSONValue {
-        let answer: (String, JSONValue) =
-            method == "ping"
-            ? ("result", .object([:]))
-            : ("error", .object(["code": .number(-32601), "message": .string("method not found")]))
-        return .object(["jsonrpc": .string("2.0"), "id": id, answer.0: answer.1])
+    /// A JSON-RPC `error` member as chat keeps it: its message made safe.
+    static func error(_ error: JSONValue, redacting redact: (String) -> String = { $0 }) -> MCPRPCError {
+        let text = error["message"]?.string ?? error.jsonText ?? "an error"
+        return MCPRPCError(
+            code: error["code"]?.wholeNumber ?? 0, message: ServerText.line(redact(text), limit: 300),
+            data: error["data"])
+    }
+
+    /// Chat's answer `result` (or error) to the server's request `id`.
+    static func answer(_ result: Result<JSONValue, MCPRPCError>, id: JSONValue) -> JSONValue {
+        switch result {
+        case .success(let value):
+            return .object(["jsonrpc": .string("2.0"), "id": id, "result": value])
+        case .failure(let error):
+            return .object([
+                "jsonrpc": .string("2.0"), "id": id,
+                "error": .object(["code": .number(Double(error.code)), "message": .string(error.message)]),
+            ])
+        }
     }
 
     /// Chat's request number `id`.

@@ -1,4 +1,5 @@
 import ChatHTTP
+import ChatOAuth
 
 /// How chat reaches its MCP servers over HTTP, taken from the person's settings for the chat
 /// server: the CA file that verifies an `https` server (`--ca-cert`, `ca_cert`,
@@ -13,6 +14,9 @@ public struct MCPNetworkSettings: Sendable {
     var environment: [String: String] = [:]
     /// Receives the `--verbose` lines, header values redacted; nil when diagnostics are off.
     var log: (@Sendable (String) -> Void)?
+    /// How a server that asks for a sign-in (OAuth) is signed in to; nil: it is not, and its
+    /// 401 is a failure like any other.
+    package var signIn: SignInSettings?
 
     /// No CA file, no proxy of the config's, no diagnostics.
     public init() {}

@@ -4,7 +4,8 @@ extension MCPServerEntry {
     /// The servers of a config's `mcp_servers` value, in name order, in the shape Claude
     /// Desktop, Cursor and oterm configs use: `{"name": {"command": …, "args": […], "env": {…},
     /// "timeout": seconds}}` for a child process, `{"name": {"url": …, "headers": {…},
-    /// "timeout": seconds}}` for Streamable HTTP. `${VAR}` in the command, an argument, an env
+    /// "timeout": seconds}}` for Streamable HTTP; `"protocol_version"` pins either's MCP version
+    /// (one chat speaks). `${VAR}` in the command, an argument, an env
     /// value, the url or a header value is the variable's value from `environment`. A server
     /// that cannot be used (neither command nor url, a variable not set, a value of the wrong
     /// type) is left out, its problem naming it; a value never appears in one.
@@ -30,7 +31,28 @@ extension MCPServerEntry {
         -> Result<MCPServerEntry, ToolServerEntryProblem>
     {
         guard value.isObject else { return .failure(.notAnObject) }
-        if value["url"] != nil { return httpEntry(name, value, environment: environment) }
+        var pinned: String?
+        if let version = value["protocol_version"] {
+            guard let text = version.string, MCPEra(version: text) != nil else {
+                return .failure(.protocolVersion(known: MCPEra.modernVersions + MCPEra.legacyVersions))
+            }
+            pinned = text
+        }
+        let read =
+            value["url"] != nil
+            ? httpEntry(name, value, environment: environment) : stdioEntry(name, value, environment: environment)
+        return read.map { entry in
+            var entry = entry
+            entry.protocolVersion = pinned
+            return entry
+        }
+    }
+
+    /// A stdio server's entry: `command`, `args` (a list of strings), `env` (an object of
+    /// strings) and `timeout`.
+    private static func stdioEntry(_ name: String, _ value: JSONValue, environment: [String: String])
+        -> Result<MCPServerEntry, ToolServerEntryProblem>
+    {
         guard let command = value["command"]?.string, !command.isEmpty else { return .failure(.noCommand) }
         let arguments = value["args"].map { $0.array?.compactMap(\.string) }
         guard let arguments = arguments ?? [], arguments.count == (value["args"]?.array?.count ?? 0) else {
@@ -106,6 +128,7 @@ extension MCPServerEntry {
             let expanded = try expand(url, environment)
             entry.url = expanded
             for (key, text) in entry.headers { entry.headers[key] = try expand(text, environment) }
+            try entry.readSignIn(value, environment)
         } catch {
             return .failure(error)
         }

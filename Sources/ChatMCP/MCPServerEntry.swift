@@ -1,6 +1,9 @@
+import ChatOAuth
+
 /// One MCP server, as a config's `mcp_servers` entry gives it: run as a child process (stdio),
 /// `{"name": {"command": …, "args": […], "env": {…}, "timeout": seconds}}`, or reached over
-/// Streamable HTTP, `{"name": {"url": …, "headers": {…}, "timeout": seconds}}`.
+/// Streamable HTTP, `{"name": {"url": …, "headers": {…}, "timeout": seconds}}`; either may pin
+/// its MCP version with `"protocol_version"`.
 package struct MCPServerEntry: Sendable, Equatable {
     /// The name the config gives it; its tools are offered as `name__tool`.
     var name: String
@@ -18,6 +21,13 @@ package struct MCPServerEntry: Sendable, Equatable {
     /// Header fields sent with every request to `url` (an `Authorization` token, say). Their
     /// values are secrets: never shown, logged or put in an error.
     var headers: [String: String] = [:]
+    /// The MCP version the entry pins (`protocol_version`): spoken from the start, with no
+    /// probe of the server's era; nil: found by a probe (and remembered).
+    var protocolVersion: String?
+    /// `oauth`: the pre-registered client and scopes a sign-in uses (MCPServerEntry+OAuth).
+    var oauth: OAuthClientSettings?
+    /// `client_metadata_url`: chat's client metadata document, for servers that take one.
+    var clientMetadataURL: String?
 }
 
 extension MCPServerEntry {

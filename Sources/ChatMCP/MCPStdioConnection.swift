@@ -15,16 +15,16 @@ import Synchronization
 ///
 /// Each request waits for its answer at most its timeout; a request whose task is cancelled, or
 /// that times out, is given up and the server told so (`notifications/cancelled`). The server's
-/// own requests are answered (`ping`; anything else "method not found"); its notifications are
-/// ignored. When its output ends, every request still waiting fails. `close()` ends the child
-/// within 3 s: its input closed, then SIGTERM, then SIGKILL.
+/// own requests and notifications go to its `MCPInbound` (the requests answered in turn). When
+/// its output ends, every request still waiting fails. `close()` ends the child within 3 s: its
+/// input closed, then SIGTERM, then SIGKILL.
 ///
 /// Each descriptor has one owner that closes it once: the input `stop()` (under `writing`, so
 /// no write can meet a closed, or reused, number), the output the read loop when it ends.
 final class MCPStdioConnection: MCPConnection {
     private struct State {
         var nextID = 0
-        var pending: [Int: CheckedContinuation<Result<JSONValue, ToolServerFailure>, Never>] = [:]
+        var pending: [Int: CheckedContinuation<Result<JSONValue, MCPRequestError>, Never>] = [:]
         /// Why no more requests can be answered, once that is so.
         var ended: ToolServerFailure?
         var reaped = false
@@ -38,16 +38,14 @@ final class MCPStdioConnection: MCPConnection {
     /// One writer at a time, so that messages are never interleaved.
     private let writing = Mutex(())
     private let timers = DispatchQueue(label: "chat.mcp.timers")
-    /// Told the method of each notification the server sends.
-    private let onNotification: @Sendable (String) -> Void
+    /// Handles what the server sends of its own accord.
+    private let inbound: MCPInbound
 
-    /// Starts `entry`'s command, its standard error appended to `logPath`; `onNotification`
-    /// hears the method of each notification it sends.
-    init(_ entry: MCPServerEntry, logPath: String, onNotification: @escaping @Sendable (String) -> Void = { _ in })
-        throws(ToolServerFailure)
-    {
+    /// Starts `entry`'s command, its standard error appended to `logPath`; `inbound` handles the
+    /// requests and notifications it sends (by default: answered and dropped as no one asks).
+    init(_ entry: MCPServerEntry, logPath: String, inbound: MCPInbound? = nil) throws(ToolServerFailure) {
         name = entry.name
-        self.onNotification = onNotification
+        self.inbound = inbound ?? MCPInbound(server: entry.name, answerer: nil)
         // Close-on-exec from the start (ProcessSpawn.pipe), so that no child another thread starts
         // meanwhile (another server, an editor) inherits an end and keeps this pipe open; the
         // spawn's dup2 gives this child its own copies.
@@ -102,8 +100,9 @@ final class MCPStdioConnection: MCPConnection {
         DispatchQueue.global().async { _ = ProcessSpawn.wait(pid) }
     }
 
-    /// Sends a request and waits for its result, at most `timeout` seconds.
-    func request(_ method: String, params: JSONValue, timeout: Double) async -> Result<JSONValue, ToolServerFailure> {
+    /// Sends a request and waits for its result, at most its timeout.
+    func request(_ request: MCPRequest) async -> Result<JSONValue, MCPRequestError> {
+        let timeout = request.timeout
         let id = state.withLock { state in
             state.nextID += 1
             return state.nextID
@@ -116,14 +115,16 @@ final class MCPStdioConnection: MCPConnection {
                     return nil
                 }
                 if let ended {
-                    continuation.resume(returning: .failure(ended))
+                    continuation.resume(returning: .failure(.failed(ended)))
                     return
                 }
-                guard send(MCPMessage.request(id: id, method: method, params: params)) else {
-                    finish(id, .failure(.notWritable))
+                guard send(MCPMessage.request(id: id, method: request.method, params: request.params)) else {
+                    finish(id, .failure(.failed(.notWritable)))
                     return
                 }
                 if Task.isCancelled { giveUp(id, .cancelled) }
+                // A subscription waits until it is cancelled.
+                guard timeout.isFinite else { return }
                 timers.asyncAfter(deadline: .now() + timeout) { [self] in giveUp(id, .noAnswer(seconds: timeout)) }
             }
         } onCancel: {
@@ -170,13 +171,13 @@ final class MCPStdioConnection: MCPConnection {
     /// Gives up the request `id` if it is still waiting, failing it with `failure`, and tells
     /// the server.
     private func giveUp(_ id: Int, _ failure: ToolServerFailure) {
-        guard finish(id, .failure(failure)) else { return }
+        guard finish(id, .failure(.failed(failure))) else { return }
         _ = send(MCPMessage.cancelled(id, reason: MCPMessage.reason(failure)))
     }
 
     /// Hands the request `id` its result; false if it was no longer waiting.
     @discardableResult
-    private func finish(_ id: Int, _ result: Result<JSONValue, ToolServerFailure>) -> Bool {
+    private func finish(_ id: Int, _ result: Result<JSONValue, MCPRequestError>) -> Bool {
         guard let continuation = state.withLock({ $0.pending.removeValue(forKey: id) }) else { return false }
         continuation.resume(returning: result)
         return true
@@ -188,7 +189,7 @@ final class MCPStdioConnection: MCPConnection {
             defer { state.pending = [:] }
             return Array(state.pending.values)
         }
-        for continuation in waiting { continuation.resume(returning: .failure(failure)) }
+        for continuation in waiting { continuation.resume(returning: .failure(.failed(failure))) }
     }
 
     /// Writes `message` as one line; false if the server's input is closed.
@@ -240,9 +241,13 @@ final class MCPStdioConnection: MCPConnection {
     private func take(_ line: [UInt8]) {
         guard let value = try? JSONParser.parse(line), let message = MCPMessage(value) else { return }
         switch message {
-        case .response(let id, let result): finish(id, result)
-        case .request(let id, let method): _ = send(MCPMessage.answer(to: method, id: id))
-        case .notification(let method): onNotification(method)
+        case .response(let id, let result):
+            finish(id, result.mapError { .rpc($0, status: nil) })
+        case .request(let id, let method, let params):
+            let inbound = inbound
+            Task { [self] in _ = send(MCPMessage.answer(await inbound.answer(method, params: params), id: id)) }
+        case .notification(let method, let params):
+            inbound.notification(method, params: params)
         }
     }
 

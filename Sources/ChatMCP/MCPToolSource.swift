@@ -1,14 +1,15 @@
 import ChatDomain
 import ChatHTTP
 
-/// The tools of the MCP servers a run uses (`ToolSource`): each server started (stdio) or
-/// connected (Streamable HTTP) when its tools are first needed, once, and kept until `close()`;
-/// its tools offered as `server__tool`, each call routed by the tool's origin (its server and
-/// the server's own name), never by undoing the offered name. A server that cannot start, or
-/// fails to answer, offers no tools; what went wrong is reported as it happens, and the other
-/// servers go on; so is a tool whose offered name another tool has already (it is left out).
-/// The servers start side by side; one that says its tools changed
-/// (`notifications/tools/list_changed`) is asked for them again before the next request.
+/// The tools of the MCP servers a run uses (`ToolSource`), and their prompts and resources: each
+/// server started (stdio) or connected (Streamable HTTP) when first needed, once, in the era it
+/// speaks (`MCPClient.start`), and kept until `close()`; its tools offered as `server__tool`,
+/// each call routed by the tool's origin (its server and the server's own name), never by undoing
+/// the offered name. A server that cannot start, or fails to answer, offers nothing; what went
+/// wrong is reported as it happens, and the other servers go on; so is a tool whose offered name
+/// another tool has already (it is left out). The servers start side by side. The tools are asked
+/// for again whenever their list is no longer fresh (`MCPListCache`): a server that says its
+/// tools changed has them listed again before the next round.
 actor MCPToolSource: ToolSource {
     private let entries: [MCPServerEntry]
     /// Where each stdio server's stderr goes, by name (nil: nowhere).
@@ -18,33 +19,44 @@ actor MCPToolSource: ToolSource {
     private let http: (any HTTPClient)?
     private let network: MCPNetworkSettings
     private let report: @Sendable (ToolServerProblem) -> Void
+    /// Who answers the servers' questions (none: each is declined).
+    private let answerer: (any ServerQuestionAnswerer)?
+    /// The eras found, kept across runs.
+    private let memory: MCPEraMemory?
+    /// The most bytes of one image of a result (`max_tool_result_bytes`).
+    private let imageLimit: Int
     private var started = false
     private var clients: [String: MCPClient] = [:]
     private var connections: [any MCPConnection] = []
-    /// Each server's tools, as the server names them.
-    private var listed: [String: [ToolDefinition]] = [:]
-    /// Servers whose tools changed since they were listed.
-    private var stale: Set<String> = []
+    /// Why each server that could not be used could not.
+    private var failures: [String: ToolServerFailure] = [:]
     private var offered: [ToolDefinition] = []
     /// Tools left out because their offered name was taken (said once each).
     private var clashes: Set<ToolOrigin> = []
     /// Servers found gone during a call (said once each).
     private var gone: Set<String> = []
+    /// Servers whose tools could not be listed the last time (said once while that lasts).
+    private var unlisted: Set<String> = []
 
     /// The servers of `entries`; the stderr of stdio server `name` goes to `logPath(name)`
     /// (nil: nowhere); HTTP servers are reached through `http` (a `CurlHTTPClient` of the
     /// source's own when nil), with `network`'s CA file and proxy, their `--verbose` lines to its
-    /// log; `report` hears each problem as it happens, naming the server's log or endpoint.
+    /// log; `report` hears each problem as it happens, naming the server's log or endpoint;
+    /// `answerer` answers the servers' questions; `memory` keeps the eras found.
     init(
         _ entries: [MCPServerEntry], clientVersion: String, http: (any HTTPClient)? = nil,
         network: MCPNetworkSettings = MCPNetworkSettings(), logPath: @escaping @Sendable (String) -> String?,
-        report: @escaping @Sendable (ToolServerProblem) -> Void = { _ in }
+        report: @escaping @Sendable (ToolServerProblem) -> Void = { _ in },
+        answerer: (any ServerQuestionAnswerer)? = nil, memory: MCPEraMemory? = nil, imageLimit: Int = 100_000
     ) {
         self.entries = entries
         self.clientVersion = clientVersion
         self.logPath = logPath
         self.network = network
         self.report = report
+        self.answerer = answerer
+        self.memory = memory
+        self.imageLimit = imageLimit
         self.http = http ?? (entries.contains { $0.url != nil } ? CurlHTTPClient() : nil)
     }
 
@@ -58,26 +70,31 @@ actor MCPToolSource: ToolSource {
     }
 
     func tools() async -> [ToolDefinition] {
-        if !started {
-            started = true
-            await startAll()
-        } else if stale.isEmpty {
-            return offered
-        }
-        for server in stale.sorted() {
-            guard let client = clients[server] else { continue }
-            switch await client.tools() {
-            case .success(let tools): listed[server] = tools
-            case .failure(let failure):
-                listed[server] = []
-                report(server, .listing, failure)
+        await startIfNeeded()
+        // Each server's list, side by side (the kept one while it is fresh).
+        let listed = await withTaskGroup(of: (String, Result<[ToolDefinition], ToolServerFailure>).self) { group in
+            for (name, client) in clients {
+                group.addTask { (name, await client.tools()) }
             }
+            var listed: [String: Result<[ToolDefinition], ToolServerFailure>] = [:]
+            for await (name, result) in group { listed[name] = result }
+            return listed
         }
-        stale = []
         var taken: [String: ToolOrigin] = [:]
         offered = []
         for entry in entries {
-            for var tool in listed[entry.name] ?? [] {
+            guard let result = listed[entry.name] else { continue }
+            let tools: [ToolDefinition]
+            switch result {
+            case .success(let list):
+                tools = list
+                unlisted.remove(entry.name)
+            case .failure(let failure):
+                // Said once while it lasts.
+                if unlisted.insert(entry.name).inserted { report(entry.name, .listing, failure) }
+                tools = []
+            }
+            for var tool in tools {
                 let origin = tool.origin ?? ToolOrigin(server: entry.name, tool: tool.name)
                 let name = Self.offeredName(server: entry.name, tool: tool.name)
                 if let owner = taken[name] {
@@ -95,12 +112,34 @@ actor MCPToolSource: ToolSource {
         return offered
     }
 
+    /// Whether each server's tools could be listed the last time they were asked for: the
+    /// servers that could not (or could not be used at all).
+    func unlistedServers() -> Set<String> {
+        unlisted.union(failures.keys)
+    }
+
     func call(_ call: ToolCall, tool: ToolDefinition) async -> ToolResult {
+        await self.call(call, tool: tool, progress: nil)
+    }
+
+    func call(_ call: ToolCall, tool: ToolDefinition, progress: @escaping @Sendable (ToolProgress) -> Void) async
+        -> ToolResult
+    {
+        await self.call(call, tool: tool, progress: Optional(progress))
+    }
+
+    private func call(_ call: ToolCall, tool: ToolDefinition, progress: (@Sendable (ToolProgress) -> Void)?) async
+        -> ToolResult
+    {
         guard let origin = tool.origin, let client = clients[origin.server] else {
             return ToolResult(callID: call.id, failure: .notRunning)
         }
-        switch await client.call(origin.tool, arguments: call.arguments, callID: call.id) {
+        switch await client.call(
+            origin.tool, arguments: call.arguments, callID: call.id, imageLimit: imageLimit, progress: progress)
+        {
         case .success(let result):
+            // A structured result that breaks the tool's own schema is the person's to know too.
+            if let failure = result.failure { report(origin.server, .calling(tool: origin.tool), failure) }
             return result
         case .failure(let failure):
             // A server gone during a call is a problem of the server's too, said once.
@@ -111,8 +150,82 @@ actor MCPToolSource: ToolSource {
         }
     }
 
+    /// Each server as it stands (started if it was not): its protocol version and what it
+    /// offers, or why it could not be used.
+    func statuses() async -> [ToolServerStatus] {
+        await startIfNeeded()
+        var statuses: [ToolServerStatus] = []
+        for entry in entries {
+            guard let client = clients[entry.name] else {
+                statuses.append(ToolServerStatus(server: entry.name, failure: failures[entry.name] ?? .notRunning))
+                continue
+            }
+            let capabilities = await client.knownCapabilities()
+            statuses.append(
+                ToolServerStatus(
+                    server: entry.name, protocolVersion: client.protocolVersion,
+                    offersTools: capabilities["tools"]?.isObject == true,
+                    offersPrompts: capabilities["prompts"]?.isObject == true,
+                    offersResources: capabilities["resources"]?.isObject == true))
+        }
+        return statuses
+    }
+
+    /// The prompts of every server that offers them, in the servers' order; a server whose list
+    /// fails offers none (and the problem is reported).
+    func prompts() async -> [ToolServerPrompt] {
+        await startIfNeeded()
+        var prompts: [ToolServerPrompt] = []
+        for entry in entries {
+            guard let client = clients[entry.name] else { continue }
+            switch await client.prompts() {
+            case .success(let listed): prompts += listed
+            case .failure(let failure): report(entry.name, .listing, failure)
+            }
+        }
+        return prompts
+    }
+
+    /// Server `server`'s client, started if need be.
+    private func client(_ server: String) async -> Result<MCPClient, ToolServerFailure> {
+        await startIfNeeded()
+        guard let client = clients[server] else { return .failure(failures[server] ?? .notRunning) }
+        return .success(client)
+    }
+
+    func prompt(server: String, name: String, arguments: [String: String]) async
+        -> Result<ToolServerPromptMessages, ToolServerFailure>
+    {
+        switch await client(server) {
+        case .success(let client): return await client.prompt(name, arguments: arguments, imageLimit: imageLimit)
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
+    func resources(server: String) async -> Result<[ToolServerResource], ToolServerFailure> {
+        switch await client(server) {
+        case .success(let client): return await client.resources()
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
+    func resourceTemplates(server: String) async -> Result<[ToolServerResourceTemplate], ToolServerFailure> {
+        switch await client(server) {
+        case .success(let client): return await client.resourceTemplates()
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
+    func readResource(server: String, uri: String) async -> Result<[ToolServerResourceContent], ToolServerFailure> {
+        switch await client(server) {
+        case .success(let client): return await client.readResource(uri, imageLimit: imageLimit)
+        case .failure(let failure): return .failure(failure)
+        }
+    }
+
     /// Ends every server started, all at once, each within 3 s.
     func close() async {
+        for client in clients.values { client.stopListening() }
         let ending = connections
         connections = []
         clients = [:]
@@ -121,37 +234,34 @@ actor MCPToolSource: ToolSource {
         }
     }
 
-    /// Server `name` said its tools changed.
-    private func toolsChanged(_ name: String) {
-        if clients[name] != nil { stale.insert(name) }
+    private func startIfNeeded() async {
+        guard !started else { return }
+        started = true
+        await startAll()
     }
 
-    /// Starts every server side by side, and lists their tools.
+    /// Starts every server side by side, in its era.
     private func startAll() async {
-        typealias Opened = Result<(MCPClient, [ToolDefinition]), StepFailure>
-        typealias Started = (MCPServerEntry, (any MCPConnection)?, Opened)
+        typealias Started = (MCPServerEntry, (any MCPConnection)?, Result<MCPClient, ToolServerFailure>)
         let results = await withTaskGroup(of: Started.self) { group in
             for entry in entries {
                 let logPath = logPath(entry.name) ?? "/dev/null"
-                let version = clientVersion
-                let (http, network) = (http, network)
-                group.addTask { [weak self] in
+                let (version, http, network, answerer, memory) = (clientVersion, http, network, answerer, memory)
+                group.addTask {
+                    let inbound = MCPInbound(server: entry.name, answerer: answerer)
                     let connection: any MCPConnection
-                    let onNotification: @Sendable (String) -> Void = { [weak self] method in
-                        guard method == "notifications/tools/list_changed", let self else { return }
-                        Task { await self.toolsChanged(entry.name) }
-                    }
                     do throws(ToolServerFailure) {
                         if let http, entry.url != nil {
-                            connection = MCPHTTPConnection(
-                                entry, http: http, network: network, onNotification: onNotification)
+                            connection = MCPHTTPConnection(entry, http: http, network: network, inbound: inbound)
                         } else {
-                            connection = try MCPStdioConnection(entry, logPath: logPath, onNotification: onNotification)
+                            connection = try MCPStdioConnection(entry, logPath: logPath, inbound: inbound)
                         }
                     } catch {
-                        return (entry, nil, .failure(StepFailure(step: .starting, failure: error)))
+                        return (entry, nil, .failure(error))
                     }
-                    return (entry, connection, await Self.open(connection, entry: entry, clientVersion: version))
+                    let client = await MCPClient.start(
+                        connection, entry: entry, clientVersion: version, inbound: inbound, memory: memory)
+                    return (entry, connection, client)
                 }
             }
             var results: [Started] = []
@@ -162,30 +272,13 @@ actor MCPToolSource: ToolSource {
             guard let (_, connection, result) = results.first(where: { $0.0.name == entry.name }) else { continue }
             if let connection { connections.append(connection) }
             switch result {
-            case .success(let (client, tools)):
+            case .success(let client):
                 clients[entry.name] = client
-                listed[entry.name] = tools
-            case .failure(let failed):
-                report(entry.name, failed.step, failed.failure)
+            case .failure(let failure):
+                failures[entry.name] = failure
+                report(entry.name, .starting, failure)
                 await connection?.close()
             }
-        }
-    }
-
-    /// A failure, and the step it came at.
-    private struct StepFailure: Error {
-        var step: ToolServerStep
-        var failure: ToolServerFailure
-    }
-
-    /// The session with a started server, and its tools.
-    private static func open(_ connection: any MCPConnection, entry: MCPServerEntry, clientVersion: String) async
-        -> Result<(MCPClient, [ToolDefinition]), StepFailure>
-    {
-        switch await MCPClient.start(connection, entry: entry, clientVersion: clientVersion) {
-        case .failure(let failure): return .failure(StepFailure(step: .starting, failure: failure))
-        case .success(let client):
-            return await client.tools().map { (client, $0) }.mapError { StepFailure(step: .listing, failure: $0) }
         }
     }
 

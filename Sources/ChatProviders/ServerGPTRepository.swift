@@ -17,12 +17,14 @@ public struct ServerGPTRepository: GPTRepository {
         switch server.provider {
         case .openAI:
             let runner = RequestRunner(
-                server: server, client: transport, provider: OpenAIProvider(), readingExecutor: readingExecutor)
+                server: server, client: transport, provider: OpenAIProvider(takesImages: server.takesImages),
+                readingExecutor: readingExecutor)
             self.runner = runner
             connectAhead = { runner.preconnect() }
         case .openAIResponses:
             let runner = RequestRunner(
-                server: server, client: transport, provider: ResponsesProvider(reasoning: server.reasoning),
+                server: server, client: transport,
+                provider: ResponsesProvider(reasoning: server.reasoning, takesImages: server.takesImages),
                 readingExecutor: readingExecutor)
             self.runner = runner
             connectAhead = { runner.preconnect() }
@@ -33,7 +35,7 @@ public struct ServerGPTRepository: GPTRepository {
                 server: server, client: transport,
                 provider: AnthropicProvider(
                     thinkingBudget: server.thinkingBudget, thinkingForm: server.thinkingForm,
-                    reasoning: server.reasoning, cache: server.promptCaching),
+                    reasoning: server.reasoning, cache: server.promptCaching, takesImages: server.takesImages),
                 readingExecutor: readingExecutor)
             self.runner = runner
             connectAhead = { runner.preconnect() }

@@ -89,6 +89,10 @@ enum ChatCommand {
                 configPath: configPath, forCompletion: options.action != .listRoles, json: options.json)
         case .toolsList:
             return await ToolsListMode(options: options, console: console).run()
+        case .toolsLogin(let server):
+            return await ToolsLoginMode(options: options, console: console).login(server)
+        case .toolsLogout(let server):
+            return ToolsLoginMode(options: options, console: console).logout(server)
         case .completionValues(.toolServers):
             return ToolsListMode.serverNames(options, console)
         case .list, .search, .show, .export, .delete, .stats, .completionValues(.conversations):

@@ -18,6 +18,10 @@ struct CommandLineOptions: Equatable {
         case listRoles
         /// `--tools-list`: the tools of the configured MCP servers.
         case toolsList
+        /// `--tools-login SERVER`: sign in to an MCP server, and keep its tokens.
+        case toolsLogin(String)
+        /// `--tools-logout SERVER`: forget an MCP server's tokens.
+        case toolsLogout(String)
         /// `--delete ID…`: one or more ids.
         case delete([String])
         /// `--stats`: spending and tokens from the history, by model and day.
@@ -41,8 +45,8 @@ struct CommandLineOptions: Equatable {
         var talksToServer: Bool {
             switch self {
             case .chat, .models: true
-            case .help, .version, .list, .search, .show, .export, .listRoles, .toolsList, .delete, .stats,
-                .completions, .manPage, .completionValues, .localFallback, .reference:
+            case .help, .version, .list, .search, .show, .export, .listRoles, .toolsList, .toolsLogin, .toolsLogout,
+                .delete, .stats, .completions, .manPage, .completionValues, .localFallback, .reference:
                 false
             }
         }
@@ -50,7 +54,8 @@ struct CommandLineOptions: Equatable {
         /// The actions an option asks for, in the order they win: of several asked for, the one
         /// done is the first.
         enum Kind: Int, Comparable {
-            case help, version, completions, listRoles, toolsList, models, list, search, show, export, delete, stats
+            case help, version, completions, listRoles, toolsList, toolsLogin, toolsLogout, models, list, search, show
+            case export, delete, stats
 
             static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
         }

@@ -17,7 +17,8 @@ extension CommandLineParser {
             case .command(.toggle(let set)):
                 set(&options)
             case .command(.action(let kind, _)), .command(.actionValue(let kind, _)):
-                needsSettings = needsSettings && (kind == .models || kind == .toolsList)
+                needsSettings =
+                    needsSettings && [.models, .toolsList, .toolsLogin, .toolsLogout].contains(kind)
                 if chosen.map({ kind < $0.kind }) ?? true { chosen = (kind, index) }
             case .command(.value), .setting:
                 break
@@ -98,7 +99,7 @@ extension CommandLineParser {
         switch action {
         case nil, .list, .search, .models, .listRoles, .toolsList, .stats, .help, .version, .completions:
             break
-        case .show, .export, .delete:
+        case .show, .export, .delete, .toolsLogin, .toolsLogout:
             throw .usage("--json goes with a prompt, -x, --list, --search, --models or --list-roles")
         }
         if action == nil {
@@ -120,6 +121,8 @@ extension CommandLineParser {
         case .listRoles: try noWords(after: "--list-roles", options.prompt)
         case .models: try noWords(after: "--models", options.prompt)
         case .toolsList: try noWords(after: "--tools-list", options.prompt)
+        case .toolsLogin: try noWords(after: "--tools-login SERVER", options.prompt)
+        case .toolsLogout: try noWords(after: "--tools-logout SERVER", options.prompt)
         case .list: try noWords(after: "--list", options.prompt)
         case .stats: try noWords(after: "--stats", options.prompt)
         case .show: try noWords(after: "--show ID", options.prompt)

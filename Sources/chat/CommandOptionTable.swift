@@ -83,6 +83,23 @@ enum CommandOptionTable {
                 help: "list the tools of the MCP servers a run would use (-T, tools), else of every configured one"),
             .action(.toolsList, .toolsList)),
         CommandOption(
+            Flag(
+                "tools-login", value: "SERVER",
+                help:
+                    "sign in to the MCP server SERVER in the browser (OAuth; BROWSER, else xdg-open, else the URL on "
+                    + "stderr) and keep its tokens",
+                completion: .listed(ShellCompletion.Values.toolServers.rawValue)),
+            .actionValue(.toolsLogin) { text throws(CLIError) in
+                .toolsLogin(try CommandOption.nonEmpty(text, "--tools-login"))
+            }),
+        CommandOption(
+            Flag(
+                "tools-logout", value: "SERVER", help: "forget the sign-in tokens kept for the MCP server SERVER",
+                completion: .listed(ShellCompletion.Values.toolServers.rawValue)),
+            .actionValue(.toolsLogout) { text throws(CLIError) in
+                .toolsLogout(try CommandOption.nonEmpty(text, "--tools-logout"))
+            }),
+        CommandOption(
             Flag("models", help: "list the models the server offers (a table on a terminal, one a line when piped)"),
             .action(.models, .models)),
         // History

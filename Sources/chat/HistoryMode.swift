@@ -87,7 +87,8 @@ struct HistoryMode {
                     }.joined())
             }
         case .chat, .help, .version, .completions, .manPage, .completionValues(.profiles), .completionValues(.roles),
-            .completionValues(.toolServers), .models, .listRoles, .toolsList, .localFallback, .reference:
+            .completionValues(.toolServers), .models, .listRoles, .toolsList, .toolsLogin, .toolsLogout, .localFallback,
+            .reference:
             return 2
         }
     }

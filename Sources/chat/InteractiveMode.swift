@@ -55,7 +55,8 @@ struct InteractiveMode {
             roles: session.settings.roles.map(RolePlaceholders(environment: session.environment).fill),
             role: session.settings.role,
             attachmentReader: FileAttachmentReader(
-                limit: session.settings.maxFileBytes, home: session.environment["HOME"]),
+                limit: session.settings.maxFileBytes, home: session.environment["HOME"],
+                takesImages: session.settings.server.takesImages),
             attachments: session.attachments, temporaryDirectory: session.environment["TMPDIR"],
             schemaChecker: ResponseSchemaChecker(), reasoning: session.reasoning, spending: session.spending)
         parts.tools = session.tools

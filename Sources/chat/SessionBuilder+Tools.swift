@@ -2,6 +2,7 @@ import ChatConfig
 import ChatDomain
 import ChatJSON
 import ChatMCP
+import ChatOAuth
 import ChatPresentation
 import ChatSystem
 
@@ -9,20 +10,28 @@ extension SessionBuilder {
     /// The tool loop of a run that uses tools (`tools`, `-T`), and the servers to close at its
     /// end; nil when it uses none: then nothing of MCP is made, let alone started. Each call is
     /// asked about on the terminal (`TerminalToolConsent`) and shown on stderr
-    /// (`ToolCallReporter`; with `--json`, as events on stdout too). HTTP servers are reached
-    /// with the chat server's CA file and proxy, and `-v` shows their requests.
+    /// (`ToolCallReporter`; with `--json`, as events on stdout too); a server's questions are asked
+    /// on the same terminal (`TerminalServerQuestions`; declined under `--json`). HTTP servers are
+    /// reached with the chat server's CA file and proxy, and `-v` shows their requests; one that
+    /// asks for a sign-in is offered one on the terminal. The eras the servers speak, and the
+    /// sign-ins' tokens, are kept in the data directory whatever the history setting says.
     func toolLoop(_ settings: ResolvedSettings) -> (loop: ToolLoop, servers: MCPTools, repl: REPL.Tools)? {
         guard settings.tools.isOn else { return nil }
         let environment = console.environment
         let (stderr, style) = (console.stderr, console.errorStyle)
+        let terminal = TTYToolConsentTerminal(environment: environment)
+        let questionStyle = TerminalStyle(isTerminal: true, environment: environment)
+        // A server's questions are asked on the terminal tool calls are; under --json, none is.
+        let questions = TerminalServerQuestions(
+            terminal: options.json ? nil : terminal, notes: stderr, notesStyle: style, questionStyle: questionStyle)
+        var network = MCPNetworkSettings(server: settings.server, environment: environment)
+        network.signIn = console.signIn(terminal: terminal)
         let servers = MCPTools(
             settings.tools, dataDirectory: settings.history ? DataDirectory(environment: environment) : nil,
-            clientVersion: ChatVersion.string,
-            network: MCPNetworkSettings(server: settings.server, environment: environment),
-            reporter: console.toolProblemLine)
+            eraDirectory: DataDirectory(environment: environment), clientVersion: ChatVersion.string,
+            network: network, reporter: console.toolProblemLine, answerer: questions)
         let consent = TerminalToolConsent(
-            terminal: TTYToolConsentTerminal(environment: environment), notes: stderr, notesStyle: style,
-            questionStyle: TerminalStyle(isTerminal: true, environment: environment))
+            terminal: terminal, notes: stderr, notesStyle: style, questionStyle: questionStyle)
         let toolSwitch = ToolSwitch(servers: servers.servers)
         let reporter = ToolCallReporter(
             servers, notes: stderr, style: style,

@@ -73,11 +73,16 @@ final class TTYShellTerminal: ShellTerminal, @unchecked Sendable {
     }
 
     func edit(_ command: String) async -> String? {
+        await edit(command, prompt: "edit › ")
+    }
+
+    /// `text` after the person edited it in the line editor after `prompt`; nil when they stopped.
+    func edit(_ text: String, prompt: String) async -> String? {
         if editor == nil, let output = EditLineReader.terminalOutput() {
             editor = EditLineReader(output: output, historyPath: nil, completer: { _ in [] })
         }
         guard let editor else { return nil }
-        switch await editor.readLine(prompt: "edit › ", initial: command) {
+        switch await editor.readLine(prompt: prompt, initial: text) {
         case .line(let line): return line
         case .end, .interrupted, .signalled: return nil
         }

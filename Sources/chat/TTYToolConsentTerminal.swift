@@ -14,18 +14,22 @@ import Synchronization
 /// standard input's place). `e` edits the arguments in `$VISUAL` or `$EDITOR` when one is set,
 /// else on one line in the line editor, as `-x` edits a command.
 final class TTYToolConsentTerminal: ToolConsentTerminal {
-    private let environment: [String: String]
+    let environment: [String: String]
     private let opened = Mutex<TTYShellTerminal?>(nil)
 
     /// The terminal, if there is one (`/dev/tty` opens); nil with no terminal at all.
     init?(environment: [String: String]) {
-        let fd = open("/dev/tty", O_RDWR | O_CLOEXEC)
+        #if canImport(Glibc)
+            let fd = Glibc.open("/dev/tty", O_RDWR | O_CLOEXEC)
+        #else
+            let fd = Darwin.open("/dev/tty", O_RDWR | O_CLOEXEC)
+        #endif
         guard fd >= 0 else { return nil }
         close(fd)
         self.environment = environment
     }
 
-    private var terminal: TTYShellTerminal? {
+    var terminal: TTYShellTerminal? {
         let environment = environment
         return opened.withLock { terminal in
             if terminal == nil { terminal = TTYShellTerminal(environment: environment) }

@@ -4,8 +4,9 @@ import ChatMCP
 import ChatPresentation
 import ChatSystem
 
-/// `chat --tools-list`: the tools of the configured MCP servers (those `-T` names, else all),
-/// each server started, asked, and ended; a server that cannot be used is one line on stderr.
+/// `chat --tools-list`: the tools and prompts of the configured MCP servers (those `-T` names,
+/// else all), with the MCP version each speaks, each server started, asked, and ended; a server
+/// that cannot be used is one line on stderr, and the exit status 1.
 struct ToolsListMode {
     var options: CommandLineOptions
     var console: Console
@@ -13,7 +14,7 @@ struct ToolsListMode {
     func run() async -> Int32 {
         let settings: ToolSettings
         let keepsLogs: Bool
-        let network: MCPNetworkSettings
+        var network: MCPNetworkSettings
         do {
             // An HTTPS server is checked with the CA file (and reached through the proxy) a chat
             // run would use.
@@ -26,26 +27,44 @@ struct ToolsListMode {
             return console.fail(
                 "no MCP servers are configured: add mcp_servers to the config (docs/tools.md)", status: 1)
         }
+        // A server that asks for a sign-in is offered one on the terminal, as in a run.
+        network.signIn = console.signIn(terminal: TTYToolConsentTerminal(environment: console.environment))
         let tools = MCPTools(
             settings, dataDirectory: keepsLogs ? DataDirectory(environment: console.environment) : nil,
-            clientVersion: ChatVersion.string, network: network, reporter: console.toolProblemLine)
+            eraDirectory: DataDirectory(environment: console.environment), clientVersion: ChatVersion.string,
+            network: network, reporter: console.toolProblemLine)
         let entries = await Self.entries(tools)
+        let prompts = await tools.prompts()
+        let versions = Dictionary(
+            uniqueKeysWithValues: await tools.statuses().compactMap { status in
+                status.protocolVersion.map { (status.server, $0) }
+            })
+        let unlisted = await tools.unlistedServers()
         await tools.close()
         if options.json {
-            ToolListPresenter.json(entries, lines: JSONLines(console.stdout))
+            ToolListPresenter.json(entries, prompts: prompts, lines: JSONLines(console.stdout))
         } else {
             let style = TerminalStyle(isTerminal: console.stdout.isTerminal, environment: console.environment)
-            ToolListPresenter(output: console.stdout, style: style).show(servers: tools.servers, tools: entries)
+            ToolListPresenter(output: console.stdout, style: style).show(
+                servers: tools.servers, tools: entries, versions: versions, prompts: prompts)
         }
-        return 0
+        // A server asked for and not listed was said on stderr; the status says it too.
+        return unlisted.isEmpty ? 0 : 1
     }
 
-    /// Each tool of `tools`' servers (started if they were not), with its server.
+    /// Each tool of `tools`' servers (started if they were not), with its server and the MCP
+    /// version spoken with it.
     static func entries(_ tools: MCPTools) async -> [ToolListPresenter.Entry] {
-        await tools.tools().compactMap { tool -> ToolListPresenter.Entry? in
+        let offered = await tools.tools()
+        let versions = Dictionary(
+            uniqueKeysWithValues: await tools.statuses().compactMap { status in
+                status.protocolVersion.map { (status.server, $0) }
+            })
+        return offered.compactMap { tool -> ToolListPresenter.Entry? in
             guard let origin = tool.origin else { return nil }
             return ToolListPresenter.Entry(
-                server: origin.server, tool: origin.tool, offeredName: tool.name, description: tool.description)
+                server: origin.server, tool: origin.tool, offeredName: tool.name, description: tool.description,
+                protocolVersion: versions[origin.server])
         }
     }
 

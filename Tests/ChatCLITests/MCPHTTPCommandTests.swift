@@ -11,9 +11,12 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct MCPHTTPCommandTests {
     /// A config whose `mcp_servers` has `docs` at `url`, its token from `${DOCS_TOKEN}`.
-    private func docsConfig(_ chat: ChatBinary, url: String) throws -> String {
-        try chat.writeConfig(
-            #"{"mcp_servers": {"docs": {"url": "\#(url)", "headers": {"Authorization": "Bearer ${DOCS_TOKEN}"}}}}"#)
+    /// `pin`: its `protocol_version`.
+    private func docsConfig(_ chat: ChatBinary, url: String, pin: String? = nil) throws -> String {
+        let pinned = pin.map { #", "protocol_version": "\#($0)""# } ?? ""
+        return try chat.writeConfig(
+            #"{"mcp_servers": {"docs": {"url": "\#(url)", "headers": {"Authorization": "Bearer ${DOCS_TOKEN}"}\#(pinned)}}}"#
+        )
     }
 
     /// A chat server that, offered `docs__add`, asks for it with 20261126 and 4242, and answers
@@ -38,7 +41,8 @@ struct MCPHTTPCommandTests {
         let chat = ChatBinary(environment: ["DOCS_TOKEN": token])
         let mcp = try PythonMCPServer(mode: "sse")
         defer { mcp.stop() }
-        let config = try docsConfig(chat, url: mcp.url)
+        // The initialize era, pinned: its session, ended at the end, and the tool's ping.
+        let config = try docsConfig(chat, url: mcp.url, pin: "2025-11-25")
         let server = try addingServer("The sum is in.")
         defer { server.stop() }
         let result = try await chat.run(

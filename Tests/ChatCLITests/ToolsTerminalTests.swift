@@ -95,7 +95,7 @@ struct ToolsTerminalTests {
         #expect(await session.waitForScreen(timeout: 60) { $0.contains("[e]dit the arguments") })
         try session.send("n")
         #expect(await session.exitStatus(timeout: 30) == 0, "\(session.screen())")
-        #expect(try toolResult(server) == "the user declined to run this tool call")
+        #expect(try toolResult(server) == "Error: the user declined to run this tool call")
         #expect(!session.screen().contains("⚙"))
     }
 
@@ -204,7 +204,7 @@ struct ToolsTerminalTests {
         // The cancelled call kept its result, saying so.
         let sent = try sentMessages(try #require(server.requests.last))
         let tool = try #require(sent.last { $0["role"] as? String == "tool" })
-        #expect(tool["content"] as? String == "the user cancelled this tool call before it finished")
+        #expect(tool["content"] as? String == "Error: the user cancelled this tool call before it finished")
         // The server was told.
         let told = try String(contentsOfFile: chat.home + "/cancelled.log", encoding: .utf8)
         #expect(told.hasPrefix("cancelled "), "\(told)")

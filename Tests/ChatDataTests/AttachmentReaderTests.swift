@@ -71,6 +71,19 @@ private let webp: [UInt8] = Array("RIFF".utf8) + [4, 0, 0, 0] + Array("WEBPVP8 "
         #expect(reader().read(["-"], adding: existing) == .failure(.standardInputUnavailable))
     }
 
+    @Test func forAModelThatTakesNoImagesAnImageIsRefusedAndTextStillAttaches() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let text = try write("notes.txt", Array("x".utf8))
+        let picture = try write("picture.png", png)
+        let reader = FileAttachmentReader(
+            limit: 1_048_576, home: root, standardInput: { @Sendable () -> [UInt8]? in gif }, takesImages: false)
+        let existing = Attachments(texts: [TextAttachment(path: "kept", text: "kept")])
+        #expect(reader.read([text, picture], adding: existing) == .failure(.imageNotTaken(path: picture)))
+        #expect(reader.read(["-"], adding: existing) == .failure(.imageNotTaken(path: "(stdin)")))
+        #expect(reader.read([root + "/*.png"], adding: existing) == .failure(.imageNotTaken(path: picture)))
+        #expect(try reader.read([text], adding: existing).get().texts.map(\.path) == ["kept", text])
+    }
+
     @Test func aGlobAttachesTheFilesItMatchesAndDashIsStandardInput() throws {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let a = try write("src/a.swift", Array("let a = 1".utf8))

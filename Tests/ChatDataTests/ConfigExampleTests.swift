@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ChatConfig
+@testable import ChatJSON
+@testable import ChatMCP
 @testable import ChatSystem
 
 /// `config.example.json` documents every key: it must parse, and hold each key at least once.
@@ -22,8 +24,8 @@ import Testing
         let file = try ConfigFile(bytes: try FileSystem.read(examplePath))
         let example = try #require(file.profiles["local"])
         let builtIn = try #require(SettingsResolver.builtInProfiles["local"])
-        #expect(example["base_url"] == builtIn["base_url"])
-        #expect(example["model"] == builtIn["model"])
+        #expect(example == builtIn)
+        #expect(example["images"] == .boolean(false))
     }
 
     @Test func exampleConfigShowsEveryKey() throws {
@@ -39,5 +41,21 @@ import Testing
         for key in ConfigRole.settingKeys {
             #expect(roles.contains { $0.level[key] != nil }, "no role in config.example.json sets \(key)")
         }
+    }
+
+    /// Its MCP servers are ones chat can use: stdio, HTTP, an era pinned, and servers signed in to
+    /// by dynamic registration, with a pre-registered client, and with a client metadata document.
+    @Test func exampleMCPServersAreReadWithoutAProblem() throws {
+        let value = try JSONParser.parse(try FileSystem.read(examplePath))
+        let servers = try #require(value["mcp_servers"])
+        let read = MCPServerEntry.entries(
+            in: servers, environment: ["GITHUB_TOKEN": "t", "DOCS_OAUTH_SECRET": "s"])
+        #expect(read.problems.isEmpty, "\(read.problems)")
+        #expect(read.entries.count == servers.object?.count)
+        #expect(read.entries.contains { $0.protocolVersion == "2025-11-25" })
+        let signing = read.entries.filter(\.signsIn)
+        #expect(signing.contains { $0.oauth == nil && $0.clientMetadataURL == nil })
+        #expect(signing.contains { $0.oauth?.clientID == "chat-cli" && $0.oauth?.clientSecret == "s" })
+        #expect(signing.contains { $0.clientMetadataURL?.hasPrefix("https://") == true })
     }
 }

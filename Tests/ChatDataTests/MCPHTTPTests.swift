@@ -7,6 +7,15 @@ import Testing
 @testable import ChatJSON
 @testable import ChatMCP
 
+extension MCPServerEntry {
+    /// A Streamable HTTP server of the initialize era, pinned to it (`protocol_version`).
+    static func legacy(name: String, url: String, headers: [String: String] = [:]) -> MCPServerEntry {
+        var entry = MCPServerEntry(name: name, url: url, headers: headers)
+        entry.protocolVersion = "2025-11-25"
+        return entry
+    }
+}
+
 extension PythonMCPServer {
     /// The HTTP requests it has answered, in order.
     var requests: [JSONValue] { requestLines.compactMap { try? JSONParser.parse($0) } }
@@ -16,10 +25,12 @@ extension PythonMCPServer {
     /// The source of one server `web` at `url`, read from a config as a person writes it, with an
     /// `Authorization` header from `${MCP_TEST_TOKEN}`.
     private func source(
-        url: String, token: String, timeout: Double = 20, problems: ReportedProblems = ReportedProblems()
+        url: String, token: String, timeout: Double = 20, problems: ReportedProblems = ReportedProblems(),
+        pin: String? = nil
     ) throws -> MCPToolSource {
+        let pinned = pin.map { #", "protocol_version": "\#($0)""# } ?? ""
         let config =
-            #"{"web": {"url": "\#(url)", "headers": {"Authorization": "Bearer ${MCP_TEST_TOKEN}"}, "timeout": \#(timeout)}}"#
+            #"{"web": {"url": "\#(url)", "headers": {"Authorization": "Bearer ${MCP_TEST_TOKEN}"}, "timeout": \#(timeout)\#(pinned)}}"#
         let read = MCPServerEntry.entries(in: try JSONParser.parse(config), environment: ["MCP_TEST_TOKEN": token])
         try #require(read.problems.isEmpty)
         var entries = read.entries
@@ -27,6 +38,8 @@ extension PythonMCPServer {
         return MCPToolSource(entries, clientVersion: "test", logPath: { _ in nil }, report: problems.report)
     }
 
+    /// In `sse` mode pinned to the initialize era (its session, and a ping of the server's, are
+    /// the era's); in `json` mode the era the probe finds: 2026-07-28.
     @Test(
         "a server of the mcp SDK: tools/list and tools/call, the header from ${VAR}, the session kept and ended",
         arguments: ["sse", "json"])
@@ -35,7 +48,8 @@ extension PythonMCPServer {
         defer { server.stop() }
         let token = "tok-\(UUID().uuidString.prefix(8))"
         let problems = ReportedProblems()
-        let source = try source(url: server.url, token: token, problems: problems)
+        let source = try source(
+            url: server.url, token: token, problems: problems, pin: mode == "sse" ? "2025-11-25" : nil)
         let tools = await source.tools()
         #expect(problems.all.isEmpty, "\(problems.lines)")
         let add = try #require(tools.first { $0.name == "web__add" })
@@ -53,7 +67,7 @@ extension PythonMCPServer {
 
         let requests = server.requests
         let posts = requests.filter { $0["method"] == .string("POST") }
-        #expect(posts.count >= 5, "\(requests)")
+        #expect(posts.count >= (mode == "sse" ? 5 : 4), "\(requests)")
         #expect(posts.allSatisfy { $0["authorization"] == .string("Bearer \(token)") })
         #expect(posts.allSatisfy { $0["accept"] == .string("application/json, text/event-stream") })
         #expect(posts.dropFirst().allSatisfy { $0["version"]?.string?.hasPrefix("20") == true })
@@ -69,7 +83,11 @@ extension PythonMCPServer {
             // The answer to the server's ping: a POST of its own, accepted.
             #expect(posts.filter { $0["status"] == .number(202) }.count >= 2)
         } else {
+            // The modern era: no session, each POST says its version and method.
             #expect(posts.allSatisfy { $0["session"] == .null })
+            #expect(posts.allSatisfy { $0["version"] == .string("2026-07-28") })
+            #expect(posts.first?["mcp_method"] == .string("server/discover"))
+            #expect(posts.contains { $0["mcp_method"] == .string("tools/call") && $0["mcp_name"] == .string("add") })
             #expect(!requests.contains { $0["method"] == .string("DELETE") })
         }
     }
@@ -129,7 +147,8 @@ extension PythonMCPServer {
         defer { [garbage, failing, cut, rpcError, page, good].forEach(LoopbackTestHelpers.stopInBackground) }
         try await RefusingPort.with { refused in
             func entry(_ name: String, _ port: Int) -> MCPServerEntry {
-                MCPServerEntry(
+                // Servers of the initialize era, pinned to it (the probe's own tests are in MCPErasTests).
+                MCPServerEntry.legacy(
                     name: name, url: "http://user:pw@127.0.0.1:\(port)/mcp?key=QUERYSECRET",
                     headers: ["Authorization": "Bearer \(secret)"])
             }
@@ -165,7 +184,7 @@ extension PythonMCPServer {
     func silentServer() async throws {
         let silent = try LoopbackServer { _, _ in [.stall(30)] }
         defer { LoopbackTestHelpers.stopInBackground(silent) }
-        var entry = MCPServerEntry(name: "mute", url: "http://127.0.0.1:\(silent.port)/mcp")
+        var entry = MCPServerEntry.legacy(name: "mute", url: "http://127.0.0.1:\(silent.port)/mcp")
         entry.startTimeout = 0.5
         let problems = ReportedProblems()
         let source = MCPToolSource([entry], clientVersion: "test", logPath: { _ in nil }, report: problems.report)
@@ -186,7 +205,7 @@ extension PythonMCPServer {
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let problems = ReportedProblems()
         let source = MCPToolSource(
-            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test",
+            [MCPServerEntry.legacy(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test",
             logPath: { _ in nil }, report: problems.report)
         #expect(await source.tools().map(\.name) == ["s__t"])
         #expect(problems.all.isEmpty)
@@ -210,7 +229,7 @@ extension PythonMCPServer {
         }
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let source = MCPToolSource(
-            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test"
+            [MCPServerEntry.legacy(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test"
         ) { _ in "/dev/null" }
         #expect(await source.tools().map(\.name) == ["s__t"])
         let clock = ContinuousClock.now
@@ -226,7 +245,7 @@ extension PythonMCPServer {
         }
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let source = MCPToolSource(
-            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test"
+            [MCPServerEntry.legacy(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test"
         ) { _ in "/dev/null" }
         #expect(await source.tools().map(\.name) == ["s__t"])
         let task = Task { await source.call(ToolCall(id: "c", name: "s__t", arguments: .object([:]))) }
@@ -254,7 +273,7 @@ extension PythonMCPServer {
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let reported = ReportedProblems()
         let source = MCPToolSource(
-            [MCPServerEntry(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test",
+            [MCPServerEntry.legacy(name: "s", url: "http://127.0.0.1:\(server.port)/mcp")], clientVersion: "test",
             logPath: { _ in nil }, report: reported.report)
         #expect(await source.tools().map(\.name) == ["s__a_b", "s__c"])
         #expect(await source.tools().map(\.name) == ["s__a_b", "s__c"])

@@ -172,7 +172,7 @@ private struct Allow: ToolConsent {
             Issue.record("answered")
             return
         }
-        #expect(failure == .ended)
+        #expect(failure == .failed(.ended))
         await connection.close()
     }
 
@@ -188,7 +188,7 @@ private struct Allow: ToolConsent {
         task.cancel()
         let result = await task.value
         #expect(ContinuousClock.now - clock < .seconds(2))
-        #expect(result == .failure(.cancelled))
+        #expect(result == .failure(.failed(.cancelled)))
         await connection.close()
         let text = (try? String(contentsOfFile: seen, encoding: .utf8)) ?? ""
         #expect(text.contains(#""method":"notifications/cancelled""#), "\(text)")
@@ -225,14 +225,21 @@ private struct Allow: ToolConsent {
                 send({"jsonrpc": "2.0", "id": id, "result": {"content": [{"type": "text", "text": text}, {"type": "image", "data": "AAAA", "mimeType": "image/png"}]}})
         """#
 
-    @Test("list_changed, a 10 MB result, escape sequences and an image from a fake server")
+    @Test("list_changed, a 10 MB result, escape sequences and an image from a fake server of the initialize era")
     func fakeServerBehaviour() async throws {
-        let entry = MCPServerEntry(name: "fake", command: "python3", arguments: ["-c", Self.fakeServer])
+        // Of the initialize era, and silent to what it does not know: pinned to its era.
+        let entry = MCPServerEntry(
+            name: "fake", command: "python3", arguments: ["-c", Self.fakeServer], protocolVersion: "2025-11-25")
         let source = MCPToolSource([entry], clientVersion: "test") { _ in "/dev/null" }
         #expect(await source.tools().map(\.name) == ["fake__grow", "fake__big", "fake__esc"])
         let grown = await source.call(ToolCall(id: "1", name: "fake__grow", arguments: .object([:])))
         #expect(grown.content.first == .text("grown"))
-        #expect(grown.content.last == .text("[image (image/png) of about 3 bytes, not shown to the model]"))
+        // The image goes on as an image (its 3 bytes).
+        guard case .image(let image)? = grown.content.last else {
+            Issue.record("\(grown.content)")
+            return
+        }
+        #expect(image.mimeType == "image/png" && image.data == [0, 0, 0] && image.path == "fake.grow")
         var names: [String] = []
         for _ in 0..<50 {
             names = await source.tools().map(\.name)

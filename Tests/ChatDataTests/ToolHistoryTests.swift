@@ -110,7 +110,7 @@ struct ToolHistoryTests {
                 + #"{"function":{"arguments":"{\"n\":1.5,\"zone\":\"UTC\"}","name":"time__now"},"id":"a","type":"function"},"#
                 + #"{"function":{"arguments":"{oops","name":"time__now"},"id":"b","type":"function"}]},"#
                 + #"{"content":"12:00","role":"tool","tool_call_id":"a"},"#
-                + #"{"content":"the arguments are not a JSON object; the tool was not run","role":"tool","tool_call_id":"b"},"#
+                + #"{"content":"Error: the arguments are not a JSON object; the tool was not run","role":"tool","tool_call_id":"b"},"#
                 + #"{"content":"It is noon.","role":"assistant"},{"content":"And in Paris?","role":"user"}],"#
                 + #""model":"m","stream":true}"#)
         // One question, one answer: the round is part of it.
@@ -181,7 +181,7 @@ struct ToolHistoryTests {
             sent.contains(
                 #"{"content":"Let me look.","role":"assistant","tool_calls":[{"function":{"arguments":"#
                     + #""{\"n\":1.5,\"zone\":\"UTC\"}","name":"time__now"},"id":"a","type":"function"}]},"#
-                    + #"{"content":"\#(Conversation.lostResultText)","role":"tool","tool_call_id":"a"},"#
+                    + #"{"content":"Error: \#(Conversation.lostResultText)","role":"tool","tool_call_id":"a"},"#
                     + #"{"content":"Still there?","role":"user"}"#), "\(sent)")
         task.cancel()
         let turn = await task.value

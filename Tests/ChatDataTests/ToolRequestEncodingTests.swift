@@ -57,7 +57,7 @@ struct ToolRequestEncodingTests {
                 + #"{"function":{"arguments":"{\"a\":1,\"zone\":\"UTC\"}","name":"get"},"id":"c1","type":"function"},"#
                 + #"{"function":{"arguments":"{not json","name":"bad"},"id":"c2","type":"function"}]},"#
                 + #"{"content":"12:00\nUTC","role":"tool","tool_call_id":"c1"},"#
-                + #"{"content":"declined","role":"tool","tool_call_id":"c2"},"#
+                + #"{"content":"Error: declined","role":"tool","tool_call_id":"c2"},"#
                 + #"{"content":"Checking.","role":"assistant","tool_calls":["#
                 + #"{"function":{"arguments":"{\"a\":1,\"zone\":\"UTC\"}","name":"get"},"id":"c1","type":"function"}]}"#
                 + #"],"model":"m","stream":false}"#)

@@ -1,5 +1,6 @@
 import ChatDomain
 import ChatTestSupport
+import Synchronization
 import Testing
 
 private let settings = ChatSettings(model: "m", stream: true)
@@ -177,5 +178,45 @@ struct ToolResultCutTests {
         let sent = try #require(results(repository).first?["a"])
         #expect(sent.content.first == .text("12"))
         #expect(sent.text.contains("3 of its 5 bytes were left out"))
+    }
+
+    @Test("the tools are asked for again each round: a tool a round added is offered and callable in the next")
+    func toolsChangeBetweenRounds() async throws {
+        let added = ToolDefinition(
+            name: "time__zone", description: "The zone", parameters: .object(["type": .string("object")]),
+            origin: ToolOrigin(server: "time", tool: "zone"))
+        let source = GrowingToolSource(added: added)
+        let repository = StubGPTRepository([
+            calling(call("a")), calling(call("b", "time__zone")), finalAnswer,
+        ])
+        let useCase = GPTChatUseCase(
+            repository: repository, tools: ToolLoop(source: source, consent: StubConsent()))
+        var conversation = Conversation(settings: settings)
+        let turn = await useCase.send("Time?", in: &conversation) { _ in }
+        #expect(turn.answer?.content == "It is noon.")
+        #expect(
+            repository.requests.map { $0.tools.map(\.name) } == [
+                ["time__now"], ["time__now", "time__zone"], ["time__now", "time__zone"],
+            ])
+        // The call of the new tool ran; it was not refused as unknown.
+        let second = try #require(results(repository).dropFirst().first)
+        #expect(second["b"]?.isError == false && second["b"]?.content == [.text("Europe/Paris")])
+    }
+}
+
+/// A tool source whose first call adds a tool (as a server that says its list changed).
+private final class GrowingToolSource: ToolSource {
+    private let grown = Mutex(false)
+    private let added: ToolDefinition
+
+    init(added: ToolDefinition) { self.added = added }
+
+    func tools() async -> [ToolDefinition] {
+        grown.withLock { $0 } ? [clock, added] : [clock]
+    }
+
+    func call(_ call: ToolCall, tool: ToolDefinition) async -> ToolResult {
+        grown.withLock { $0 = true }
+        return ToolResult(callID: call.id, content: [.text(tool.name == "time__zone" ? "Europe/Paris" : "12:00")])
     }
 }

@@ -62,8 +62,8 @@ import Testing
         #expect(
             notes.text
                 == "chat: note: the anthropic provider cannot take some parts of this conversation as they are (tool "
-                + "calls and results with no tools offered now, or another provider's calls, thinking or images in "
-                + "tool results): they were sent to it as text\n"
+                + "calls and results with no tools offered now, or another provider's calls or thinking): they were "
+                + "sent to it as text\n"
         )
     }
 }

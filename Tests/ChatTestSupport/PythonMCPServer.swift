@@ -43,7 +43,8 @@ public final class PythonMCPServer: Sendable {
             headers = {k.decode().lower(): v.decode() for k, v in scope["headers"]}
             seen = {"method": scope["method"], "authorization": headers.get("authorization"),
                     "session": headers.get("mcp-session-id"), "version": headers.get("mcp-protocol-version"),
-                    "accept": headers.get("accept")}
+                    "accept": headers.get("accept"), "mcp_method": headers.get("mcp-method"),
+                    "mcp_name": headers.get("mcp-name")}
             async def sending(message):
                 if message["type"] == "http.response.start":
                     given = {k.decode().lower(): v.decode() for k, v in message.get("headers", [])}
@@ -99,7 +100,7 @@ public final class PythonMCPServer: Sendable {
     public var url: String { "\(scheme)://127.0.0.1:\(port)/mcp" }
 
     /// The HTTP requests it has answered, in order, a JSON object each: `method`,
-    /// `authorization`, `session`, `version` and `accept` as chat sent them; `status`, `given`
+    /// `authorization`, `session`, `version`, `accept`, `mcp_method` and `mcp_name` as chat sent them; `status`, `given`
     /// (the session id it gave) and `type` (the answer's content type).
     public var requestLines: [String] {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""

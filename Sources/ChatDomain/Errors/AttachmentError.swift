@@ -12,6 +12,8 @@ public enum AttachmentError: Error, Sendable, Equatable {
     case tooMuchText(bytes: Int, limit: Int)
     /// An image over the size servers accept.
     case imageTooLarge(path: String, bytes: Int, limit: Int)
+    /// An image, and the profile's model takes none (`images: false`).
+    case imageNotTaken(path: String)
     /// Standard input cannot be attached here (it is the terminal, or it was read already).
     case standardInputUnavailable
     /// The file could not be read; the reason as the system gives it.

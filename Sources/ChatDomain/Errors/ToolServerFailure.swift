@@ -52,6 +52,23 @@ public enum ToolServerFailure: Error, Sendable, Equatable {
     /// Over HTTP: its session ended (404), and could not be opened again (`again`: it ended
     /// once more after being opened again).
     case sessionEnded(again: Bool)
+    /// Over HTTP: it needs a sign-in (OAuth) that chat could not settle during the run (no
+    /// terminal, declined, a refresh refused…): its tools are left out.
+    case signInNeeded(SignInFailure)
+    /// It asked for more input (`input_required`) more than this many times in a row: given up.
+    case inputRounds(Int)
+    /// It asked, during a request, for something chat does not answer (`sampling/createMessage`,
+    /// `roots/list`: this method).
+    case unansweredRequest(method: String)
+    /// A tool's `structuredContent` does not match the tool's `outputSchema`.
+    case structuredMismatch(SchemaMismatch)
+    /// Its answer has a `resultType` chat does not know (this one).
+    case unknownResultType(String)
+    /// It does not offer this (`prompts`, `resources`): its capabilities do not declare it.
+    case notOffered(String)
+    /// The answer to a tool call broke off before its result: the tool may have run, and was not
+    /// run again.
+    case callInterrupted
 
     /// Whether the server itself is gone (it ended, or broke its output): a problem of the
     /// server's, not only of the request.
@@ -88,6 +105,13 @@ public enum ToolServerEntryProblem: Error, Sendable, Equatable {
     case headerLineBreak
     /// `${NAME}` is used but the variable is not set.
     case variableNotSet(String)
+    /// `oauth` is not an object of `client_id`, `client_secret` (strings) and `scopes` (a list
+    /// of strings).
+    case oauth
+    /// `client_metadata_url` is not an https URL.
+    case clientMetadataURL
     /// `auto_approve` is neither true nor a list of tool names: its tools will be asked about.
     case autoApprove
+    /// `protocol_version` is not one of the versions chat speaks (these).
+    case protocolVersion(known: [String])
 }

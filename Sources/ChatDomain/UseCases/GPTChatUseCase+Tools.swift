@@ -4,7 +4,8 @@ extension GPTChatUseCase {
     /// Asks for the answer to `conversation`, offering `loop`'s tools, and runs the calls the
     /// answers make: after each answer with calls, the assistant message with its calls and one
     /// `Role.tool` message with a result for every call (a declined, unknown, failed or
-    /// cancelled call an error result) join the conversation, and the next answer is asked for.
+    /// cancelled call an error result) join the conversation, and the next answer is asked for,
+    /// offered the tools as the source has them then (a server's list may have changed).
     /// After `loop.roundLimit` rounds the consent is asked whether to go on; if not, the calls
     /// still waiting get error results and the turn fails with `ChatError.toolRoundLimit`. Each
     /// round is stored as it completes: every answer as it streams (its calls when it ends), its
@@ -13,7 +14,7 @@ extension GPTChatUseCase {
         _ conversation: inout Conversation, loop: ToolLoop, onEvent: (ChatEvent) -> Void,
         whileSending: (inout Conversation) async -> Void
     ) async -> Turn {
-        let offered = await loop.source.tools()
+        var offered = await loop.source.tools()
         var turn = await answerOnce(&conversation, offered: offered, onEvent: onEvent, whileSending: whileSending)
         var rounds = 0
         var allowed = loop.roundLimit
@@ -42,6 +43,9 @@ extension GPTChatUseCase {
             if Task.isCancelled {
                 return Turn(answer: nil, error: .cancelled, omittedMessages: turn.omittedMessages)
             }
+            // A server's tools may have changed during the round: the next answer is offered
+            // them as they are now.
+            offered = await loop.source.tools()
             turn = await answerOnce(&conversation, offered: offered, onEvent: onEvent)
         }
         return turn

@@ -37,6 +37,9 @@ public struct ServerConfiguration: Sendable {
     /// Whether the person sees the model's reasoning (`show_reasoning`, `/reasoning`), read as
     /// each request is made: a provider that can be told not to send it is told.
     public var reasoning = ReasoningSwitch(shown: true)
+    /// Whether the model takes images (`images`): if not, every image (a person's, a tool's)
+    /// goes to it as a note saying it was not sent.
+    public var takesImages = true
     /// Receives request and response diagnostics (`--verbose`), secrets already redacted.
     public var diagnostics: (@Sendable (String) -> Void)?
 

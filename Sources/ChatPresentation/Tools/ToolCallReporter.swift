@@ -1,10 +1,12 @@
 import ChatDomain
 import ChatJSON
+import Synchronization
 
 /// A `ToolSource` that shows each call of the one it wraps: one line on the notes stream (dimmed
 /// on a terminal, where it stands while the call runs and is replaced when it ends) naming the
-/// server, the tool and its arguments in short, then how long it took, ok or error, and the
-/// result's size; with `--json`, a `tool_call` and a `tool_result` event on the lines too. All
+/// server, the tool and its arguments in short, and, on a terminal, the server's progress as it
+/// comes (`3/10 step 3`), then how long it took, ok or error, and the result's size; with
+/// `--json`, a `tool_call` and a `tool_result` event on the lines too. All
 /// a tool or server chose is made safe. A call its server gave no result for is told to the
 /// model in `ErrorWording`'s words.
 public struct ToolCallReporter: ToolSource {
@@ -45,7 +47,16 @@ public struct ToolCallReporter: ToolSource {
             "arguments": call.arguments,
         ])
         let started = ContinuousClock.now
-        var result = await source.call(call, tool: definition)
+        // The live line while the call runs, with the server's progress; never after its end.
+        let running = Mutex(true)
+        let (notes, style, live) = (notes, style, live)
+        var result = await source.call(call, tool: definition) { progress in
+            guard live else { return }
+            running.withLock { running in
+                guard running else { return }
+                notes.write("\r\u{1B}[K" + style.dim(line + " … " + Self.progressText(progress)))
+            }
+        }
         if let failure = result.failure, result.content.isEmpty {
             result.content = [.text(ErrorWording.text(for: failure))]
         }
@@ -60,7 +71,10 @@ public struct ToolCallReporter: ToolSource {
             outcome = "ok"
         }
         let end = [line, Self.duration(elapsed), outcome, Self.size(bytes)].joined(separator: " · ")
-        notes.write(live ? "\r\u{1B}[K" + style.dim(end) + "\n" : end + "\n")
+        running.withLock { running in
+            running = false
+            notes.write(live ? "\r\u{1B}[K" + style.dim(end) + "\n" : end + "\n")
+        }
         let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         lines?.write([
             "type": .string("tool_result"), "id": .string(call.id), "is_error": .bool(result.isError),
@@ -73,6 +87,20 @@ public struct ToolCallReporter: ToolSource {
     public static func shown(_ tool: ToolDefinition) -> String {
         guard let origin = tool.origin else { return ServerText.line(tool.name, limit: 80) }
         return ServerText.line(origin.server, limit: 40) + "." + ServerText.line(origin.tool, limit: 60)
+    }
+
+    /// A server's progress in short: `3/10 step 3`, `3 step 3` without a total, the server's
+    /// words made safe.
+    static func progressText(_ progress: ToolProgress) -> String {
+        var text = number(progress.progress)
+        if let total = progress.total { text += "/" + number(total) }
+        if let message = progress.message, !message.isEmpty { text += " " + ServerText.line(message, limit: 60) }
+        return text
+    }
+
+    /// `3`, not `3.0`; `2.5` as it is.
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// `0.3 s`, `12 s`.

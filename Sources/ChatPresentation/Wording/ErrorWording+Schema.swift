@@ -29,24 +29,28 @@ extension ErrorWording {
         }
     }
 
-    /// One line naming where and how the answer does not match its schema.
-    public static func line(for mismatch: SchemaMismatch) -> String {
+    /// One line naming where and how the answer (or `subject`) does not match its schema (or
+    /// `schema`).
+    public static func line(
+        for mismatch: SchemaMismatch, subject: String = "the answer", schema: String = "the schema"
+    ) -> String {
         let at = mismatch.path == "$" ? "" : " at \(mismatch.path)"
+        let does = "\(subject) does not match \(schema)"
         switch mismatch.problem {
         case .notJSON(let reason):
-            return "the answer is not JSON (\(reason)); the server may have ignored the schema"
+            return "\(subject) is not JSON (\(reason)); the server may have ignored the schema"
         case .type(let expected, let found):
-            return "the answer does not match the schema\(at): expected \(either(expected)), got \(found)"
+            return "\(does)\(at): expected \(either(expected)), got \(found)"
         case .missing(let name):
-            return "the answer does not match the schema\(at): \"\(name)\" is missing"
+            return "\(does)\(at): \"\(ServerText.line(name, limit: 60))\" is missing"
         case .notAllowed(let name):
-            return "the answer does not match the schema\(at): \"\(ServerText.line(name, limit: 60))\" is not in it"
+            return "\(does)\(at): \"\(ServerText.line(name, limit: 60))\" is not in it"
         case .notOneOf(let allowed, let found):
             return
-                "the answer does not match the schema\(at): \(plain(found)) is not "
+                "\(does)\(at): \(plain(found)) is not "
                 + (allowed.count == 1 ? plain(allowed[0]) : "one of " + allowed.map(plain).joined(separator: ", "))
         case .noAlternative:
-            return "the answer does not match the schema\(at): it matches none of the alternatives"
+            return "\(does)\(at): it matches none of the alternatives"
         }
     }
 

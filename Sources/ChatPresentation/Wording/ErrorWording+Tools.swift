@@ -52,6 +52,15 @@ extension ErrorWording {
         case .noResponse: return "its answer is not the response to the request"
         case .streamEndedEarly: return "its event stream ended without the response"
         case .sessionEnded(let again): return "its session ended\(again ? " again" : "") (HTTP 404)"
+        case .signInNeeded(let failure): return signInNeeded(failure, server: server)
+        case .inputRounds(let rounds): return "it asked for more input over \(rounds) times in a row; given up"
+        case .unansweredRequest(let method): return "it asked for \(method), which chat does not answer"
+        case .structuredMismatch(let mismatch):
+            return line(for: mismatch, subject: "the tool's structured result", schema: "its outputSchema")
+        case .unknownResultType(let type): return "its answer is of a kind chat does not know (resultType \(type))"
+        case .notOffered(let what): return "it offers no \(what)"
+        case .callInterrupted:
+            return "the server's answer broke off before the result: the tool may have run, and was not run again"
         }
     }
 
@@ -69,6 +78,11 @@ extension ErrorWording {
         case .headerLineBreak: "a header name or value holds a line break"
         case .variableNotSet(let name): "${\(ServerText.line(name, limit: 60))} is used but not set in the environment"
         case .autoApprove: "auto_approve must be true or a list of its tool names; its tools will be asked about"
+        case .protocolVersion(let known):
+            "protocol_version must be one of the MCP versions chat speaks: \(known.joined(separator: ", "))"
+        case .oauth:
+            "oauth must be an object with client_id and client_secret (strings) and scopes (a list of strings)"
+        case .clientMetadataURL: "client_metadata_url must be an https:// URL"
         }
     }
 }

@@ -185,6 +185,10 @@ public enum ErrorWording {
                 + "may carry (max_file_bytes in the config)"
         case .imageTooLarge(let path, let bytes, let limit):
             return "\(path) is \(ByteCount.text(bytes)), over the \(ByteCount.text(limit)) an image may be"
+        case .imageNotTaken(let path):
+            return
+                "\(path) is an image, and this profile's model takes no images (images: false in the config): use "
+                + "a profile whose model does, e.g. --profile NAME, or set images to true in this profile"
         case .standardInputUnavailable:
             return
                 "- (standard input) can be attached only from the command line, with text piped in: cat x | chat -f - …"
@@ -266,8 +270,7 @@ public enum ErrorWording {
 
     public static func sentAsTextNote(provider: String) -> String {
         "the \(provider) provider cannot take some parts of this conversation as they are (tool calls and results "
-            + "with no tools offered now, or another provider's calls, thinking or images in tool results): they were "
-            + "sent to it as text"
+            + "with no tools offered now, or another provider's calls or thinking): they were sent to it as text"
     }
 
     /// The line for a stream that broke (a reset, an idle timeout, a cut body) after `characters`

@@ -28,6 +28,8 @@ struct AnthropicProvider: ChatProvider {
     var reasoning = ReasoningSwitch(shown: true)
     /// Whether to mark the system prompt and the last user turn for prompt caching (`cache`).
     var cache = false
+    /// Whether the profile's model takes images (`images`): if not, each goes as a note.
+    var takesImages = true
     /// Whether the person was told this run that parts of the conversation went as text.
     private let toldSentAsText = OnceFlag()
     /// Whether the person was told this run that a budget became an effort.
@@ -55,7 +57,8 @@ struct AnthropicProvider: ChatProvider {
     func chatRequest(for request: ChatRequest, variant form: ThinkingForm) throws(ChatError) -> ProviderRequest {
         let asked = AnthropicThinking.asked(
             effort: request.settings.sampling[.effort]?.effort, budget: thinkingBudget, form: form)
-        let dto = try MessagesRequestDTO(request, thinking: asked?.0, showsThinking: reasoning.isOn, cache: cache)
+        let dto = try MessagesRequestDTO(
+            request, thinking: asked?.0, showsThinking: reasoning.isOn, cache: cache, takesImages: takesImages)
         guard let body = dto.jsonBytes else {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }

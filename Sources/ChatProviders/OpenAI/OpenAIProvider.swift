@@ -12,6 +12,8 @@ import ChatSystem
 /// more without it, and if that works, it is left out from then on. Any other 400 (a bad
 /// temperature, a prompt over the context length) is sent once.
 struct OpenAIProvider: ChatProvider {
+    /// Whether the profile's model takes images (`images`): if not, each goes as a note.
+    var takesImages = true
     private let quirks = OpenAIServerQuirks()
     private let toldSentAsText = OnceFlag()
 
@@ -23,7 +25,8 @@ struct OpenAIProvider: ChatProvider {
     }
 
     func chatRequest(for request: ChatRequest, variant: OpenAIRequestVariant) throws(ChatError) -> ProviderRequest {
-        let dto = ChatCompletionRequestDTO(request, includeUsage: variant.includeUsage)
+        let dto = ChatCompletionRequestDTO(
+            request, includeUsage: variant.includeUsage, takesImages: takesImages)
         guard let body = dto.jsonBytes else {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }

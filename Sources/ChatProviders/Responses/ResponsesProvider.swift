@@ -14,6 +14,8 @@ struct ResponsesProvider: ChatProvider {
     /// Whether the person sees reasoning (`show_reasoning`, `/reasoning`): if not, no summary is
     /// asked for.
     var reasoning = ReasoningSwitch(shown: true)
+    /// Whether the profile's model takes images (`images`): if not, each goes as a note.
+    var takesImages = true
     private let toldSentAsText = OnceFlag()
     /// The server refused `include`: left out from then on.
     private let includeRefused = RunMemory<Bool>()
@@ -28,7 +30,8 @@ struct ResponsesProvider: ChatProvider {
 
     func chatRequest(for request: ChatRequest, variant: ResponsesRequestVariant) throws(ChatError) -> ProviderRequest {
         let dto = try ResponsesRequestDTO(
-            request, includeEncrypted: variant.includeEncrypted, showsReasoning: reasoning.isOn)
+            request, includeEncrypted: variant.includeEncrypted, showsReasoning: reasoning.isOn,
+            takesImages: takesImages)
         guard let body = dto.jsonBytes else {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }

@@ -238,11 +238,11 @@ struct AnthropicToolRequestTests {
         #expect(round[2].thinkingBlocks.count == 2)
         #expect(try text(openAI(round)) == (try text(openAI(asText))))
         #expect(try !text(openAI(round)).contains("c2lnMQ==") && !text(openAI(round)).contains("ZW5j"))
-        // Said (once a run, by the provider) where there was thinking, or an image in a tool
-        // result (its text there, a note in its place), to turn into text.
+        // Said (once a run, by the provider) where there was thinking to turn into text; an
+        // image in a tool result is sent, after the results (`ToolResultImageRequestTests`).
         #expect(try openAI(Array(round[...2])).sentAsText)
         #expect(try !openAI(Array(asText[...2])).sentAsText)
-        #expect(try openAI(Array(asText[...3])).sentAsText)
+        #expect(try !openAI(Array(asText[...3])).sentAsText)
         // A redacted block alone sends nothing of it: nothing is said.
         var redactedOnly = Array(asText[...2])
         redactedOnly[2] = ChatMessage(

@@ -63,7 +63,7 @@ private func text(_ dto: ResponsesRequestDTO) throws -> String {
                 + #"{"arguments":"{\"city\":\"Paris\"}","call_id":"call_1","name":"get_weather","type":"function_call"},"#
                 + #"{"arguments":"{\"city\":\"Lyon\"}","call_id":"call_2","name":"get_weather","type":"function_call"},"#
                 + #"{"call_id":"call_1","output":"21C","type":"function_call_output"},"#
-                + #"{"call_id":"call_2","output":"declined","type":"function_call_output"},"#
+                + #"{"call_id":"call_2","output":"Error: declined","type":"function_call_output"},"#
                 + #"{"content":[{"text":"Paris is 21C.","type":"output_text"}],"role":"assistant","type":"message"},"#
                 + #"{"content":[{"text":"Thanks","type":"input_text"}],"role":"user","type":"message"}],"#
                 + #""instructions":"Be brief.","model":"gpt-5","reasoning":{"summary":"auto"},"store":false,"#

@@ -14,13 +14,15 @@ extension MessagesRequestDTO {
     /// offered; `max_tokens` always (raised above a thinking budget); thinking as `plan` says
     /// (adaptive with an effort, or a budget; `showsThinking` false asks for none of its text);
     /// with `cache`, the system prompt and the last user turn marked for caching. A response
-    /// schema is asked for as a forced call of the `answer` tool. Throws
+    /// schema is asked for as a forced call of the `answer` tool. With `takesImages` false, each
+    /// image goes as a note (`images: false`). Throws
     /// `ChatError.unsupportedSetting` for a sampling parameter the Messages API does not take,
     /// and `ChatError.unsupportedSettings` for a schema with thinking (which forbids forcing a
     /// tool).
-    init(_ request: ChatRequest, thinking plan: AnthropicThinking?, showsThinking: Bool = true, cache: Bool)
-        throws(ChatError)
-    {
+    init(
+        _ request: ChatRequest, thinking plan: AnthropicThinking?, showsThinking: Bool = true, cache: Bool,
+        takesImages: Bool = true
+    ) throws(ChatError) {
         let settings = request.settings
         self.init()
         model = settings.model
@@ -79,7 +81,8 @@ extension MessagesRequestDTO {
         let keepsThinkingFrom =
             thinking != nil ? 0 : tools != nil ? Self.openTurnStart(request.messages) : request.messages.count
         messages = Self.messages(
-            request.messages, keepsThinkingFrom: keepsThinkingFrom, takesTools: tools != nil, sentAsText: &sentAsText)
+            request.messages, keepsThinkingFrom: keepsThinkingFrom, takesTools: tools != nil, takesImages: takesImages,
+            sentAsText: &sentAsText)
         if cache, let last = messages.lastIndex(where: { $0.role == "user" }), !messages[last].content.isEmpty {
             messages[last].content[messages[last].content.count - 1].cache_control = CacheControlDTO()
         }

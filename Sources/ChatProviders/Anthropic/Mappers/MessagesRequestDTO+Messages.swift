@@ -4,7 +4,9 @@ import ChatJSON
 /// The conversation as the Messages API takes it: user and assistant turns of content blocks.
 /// An answer's thinking blocks (when thinking is on), text and tool calls (`tool_use`) in the
 /// order they came; a message of tool results (`Role.tool`) is a user turn that starts with one
-/// `tool_result` block per call (a person's message after it joins that turn, after them).
+/// `tool_result` block per call (its text and images as blocks, `is_error` for a failed call; a
+/// person's message after it joins that turn, after them). An image goes as a note where its
+/// bytes are gone or the model takes none (`SentImage`).
 /// What the API cannot take is sent as text instead: tool calls when no tools are offered (a
 /// conversation continued without them), a call whose arguments are not a JSON object, and a
 /// call left without a result or a result without its call (another provider's history).
@@ -12,14 +14,15 @@ extension MessagesRequestDTO {
     /// The turns; the answers from index `keepsThinkingFrom` on keep their thinking blocks;
     /// `sentAsText` is set when anything went as text.
     static func messages(
-        _ messages: [ChatMessage], keepsThinkingFrom: Int, takesTools: Bool, sentAsText: inout Bool
+        _ messages: [ChatMessage], keepsThinkingFrom: Int, takesTools: Bool, takesImages: Bool,
+        sentAsText: inout Bool
     ) -> [MessageDTO] {
-        var turns = Turns(takesTools: takesTools)
+        var turns = Turns(takesTools: takesTools, takesImages: takesImages)
         turns.wire.reserveCapacity(messages.count)
         for (index, message) in messages.enumerated() {
             switch message.role {
             case .system: continue
-            case .user: turns.add(userBlocks(message))
+            case .user: turns.add(userBlocks(message, takesImages: takesImages))
             case .assistant: turns.add(answer: message, keepsThinking: index >= keepsThinkingFrom)
             case .tool: turns.add(results: message.toolResults)
             }
@@ -42,14 +45,16 @@ extension MessagesRequestDTO {
         }
 
         let takesTools: Bool
+        let takesImages: Bool
         var wire: [MessageDTO] = []
         var sentAsText = false
         private var ids = ToolUseIDs()
         private var waiting: [SentCall] = []
         private var asText: [(id: String, name: String)] = []
 
-        init(takesTools: Bool) {
+        init(takesTools: Bool, takesImages: Bool) {
             self.takesTools = takesTools
+            self.takesImages = takesImages
         }
 
         /// A person's blocks: a turn of their own, or after the results they follow.
@@ -79,7 +84,7 @@ extension MessagesRequestDTO {
                 case .text(let text):
                     blocks.append(BlockDTO(type: "text", text: text))
                 case .image(let image):
-                    blocks.append(MessagesRequestDTO.imageBlock(image))
+                    blocks.append(MessagesRequestDTO.imageBlock(image, takesImages: takesImages))
                 case .toolCall(let call):
                     guard takesTools, case .object = call.arguments else {
                         blocks.append(
@@ -110,7 +115,8 @@ extension MessagesRequestDTO {
                     blocks.append(
                         BlockDTO(
                             type: "tool_result", tool_use_id: call.wireID,
-                            content: MessagesRequestDTO.resultContent(result), is_error: result.isError ? true : nil))
+                            content: MessagesRequestDTO.resultContent(result, takesImages: takesImages),
+                            is_error: result.isError ? true : nil))
                 } else {
                     let found = asText.firstIndex { $0.id == result.callID }
                     texts.append(
@@ -154,15 +160,19 @@ extension MessagesRequestDTO {
     }
 
     /// A person's message: its text, then each image.
-    private static func userBlocks(_ message: ChatMessage) -> [BlockDTO] {
+    private static func userBlocks(_ message: ChatMessage, takesImages: Bool) -> [BlockDTO] {
         (message.content.isEmpty ? [] : [BlockDTO(type: "text", text: message.content)])
-            + message.images.map(imageBlock)
+            + message.images.map { imageBlock($0, takesImages: takesImages) }
     }
 
-    /// An image as a base64 `source` block, or a note where its bytes are gone.
-    private static func imageBlock(_ image: ImageAttachment) -> BlockDTO {
-        guard let data = image.data else { return BlockDTO(type: "text", text: image.unavailableNote) }
-        return BlockDTO(type: "image", source: ImageSourceDTO(media_type: image.mimeType, data: Base64.encode(data)))
+    /// An image as a base64 `source` block, or a note in its place (`SentImage`).
+    private static func imageBlock(_ image: ImageAttachment, takesImages: Bool) -> BlockDTO {
+        switch SentImage(image, takesImages: takesImages) {
+        case .bytes(let type, let data):
+            BlockDTO(type: "image", source: ImageSourceDTO(media_type: type, data: Base64.encode(data)))
+        case .note(let note):
+            BlockDTO(type: "text", text: note)
+        }
     }
 
     /// A thinking block as the provider sent it.
@@ -175,12 +185,12 @@ extension MessagesRequestDTO {
     }
 
     /// A result's content as text and image blocks; nil when it has none.
-    private static func resultContent(_ result: ToolResult) -> [BlockDTO]? {
+    private static func resultContent(_ result: ToolResult, takesImages: Bool) -> [BlockDTO]? {
         var blocks: [BlockDTO] = []
         for part in result.content {
             switch part {
             case .text(let text): if !text.isEmpty { blocks.append(BlockDTO(type: "text", text: text)) }
-            case .image(let image): blocks.append(imageBlock(image))
+            case .image(let image): blocks.append(imageBlock(image, takesImages: takesImages))
             case .toolCall, .toolResult, .thinking: continue
             }
         }

@@ -168,7 +168,7 @@ struct ChatCompletionRequestDTO: JSONFields, Equatable {
     /// The tools offered; left out when there are none.
     var tools: [ToolDTO]?
     /// Not sent: whether parts of the conversation this API cannot take (another provider's
-    /// thinking blocks, images in tool results) went as text.
+    /// thinking blocks) went as text.
     var sentAsText = false
 
     static let fields: [JSONField<Self>] =

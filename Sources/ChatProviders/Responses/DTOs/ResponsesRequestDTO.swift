@@ -7,7 +7,8 @@ import ChatJSON
 struct ResponsesRequestDTO: JSONFields, Equatable {
     /// One input item: a message (`role`, `content` parts), a `reasoning` item (its `summary`
     /// and `encrypted_content`), a `function_call` (`call_id`, `name`, `arguments`) or a
-    /// `function_call_output` (`call_id`, `output`). Only the members its type has are set.
+    /// `function_call_output` (`call_id`, `output`: text, or parts when it holds images). Only
+    /// the members its type has are set.
     struct ItemDTO: JSONFields, Equatable {
         var type = ""
         var role: String?
@@ -17,7 +18,7 @@ struct ResponsesRequestDTO: JSONFields, Equatable {
         var call_id: String?
         var name: String?
         var arguments: String?
-        var output: String?
+        var output: OutputDTO?
 
         static let fields: [JSONField<Self>] = [
             JSONField("type", { $0.type }, { $0.type = $1 }),
@@ -33,9 +34,40 @@ struct ResponsesRequestDTO: JSONFields, Equatable {
 
         /// About how many bytes it takes written, for the body's first allocation.
         var estimatedSize: Int {
-            [encrypted_content, arguments, output].reduce(48) { $0 + ($1?.utf8.count ?? 0) }
-                + (content?.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) + ($1.image_url?.utf8.count ?? 0) + 32 } ?? 0)
+            [encrypted_content, arguments].reduce(48) { $0 + ($1?.utf8.count ?? 0) }
+                + (content.map(PartDTO.estimatedSize) ?? 0) + (output?.estimatedSize ?? 0)
                 + (summary?.reduce(0) { $0 + $1.text.utf8.count + 32 } ?? 0)
+        }
+    }
+
+    /// A `function_call_output`'s `output`: a string, or (a result with images) a list of
+    /// `input_text` and `input_image` parts, as the API takes since it took images from tools.
+    enum OutputDTO: JSONRepresentable, Equatable {
+        case text(String)
+        case parts([PartDTO])
+
+        func write(to json: inout JSONText) -> Bool {
+            switch self {
+            case .text(let text): text.write(to: &json)
+            case .parts(let parts): parts.write(to: &json)
+            }
+        }
+
+        init?(json: JSONValue) {
+            if let text = String(json: json) {
+                self = .text(text)
+            } else if let parts = [PartDTO](json: json) {
+                self = .parts(parts)
+            } else {
+                return nil
+            }
+        }
+
+        var estimatedSize: Int {
+            switch self {
+            case .text(let text): text.utf8.count
+            case .parts(let parts): PartDTO.estimatedSize(parts)
+            }
         }
     }
 
@@ -53,6 +85,11 @@ struct ResponsesRequestDTO: JSONFields, Equatable {
             JSONField("image_url", optional: { $0.image_url }, { $0.image_url = $1 }),
             JSONField("detail", optional: { $0.detail }, { $0.detail = $1 }),
         ].sortedByName()
+
+        /// About how many bytes `parts` take written.
+        static func estimatedSize(_ parts: [PartDTO]) -> Int {
+            parts.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) + ($1.image_url?.utf8.count ?? 0) + 32 }
+        }
     }
 
     /// A part of a reasoning item's summary: `{"type": "summary_text", "text": …}`.

@@ -4,12 +4,15 @@ import ChatHTTP
 extension ResponsesRequestDTO {
     /// The wire form of `request`: system messages as `instructions`; the conversation as input
     /// items (earlier answers as assistant messages, their reasoning items and function calls,
-    /// each without the server's ids; tool results as `function_call_output`); sampling where
-    /// the API has it; `reasoning` (and the encrypted reasoning asked for, when
-    /// `includeEncrypted`) when an effort is set or the model reasons; the tools offered; a
-    /// schema as `text.format`. Throws `ChatError.unsupportedSetting` for a parameter the API
-    /// does not take.
-    init(_ request: ChatRequest, includeEncrypted: Bool, showsReasoning: Bool) throws(ChatError) {
+    /// each without the server's ids; tool results as `function_call_output`, whose `output` is
+    /// parts when it holds images; each image a note where the model takes none, `takesImages`
+    /// false, or its bytes are gone); sampling where the API has it; `reasoning` (and the
+    /// encrypted reasoning asked for, when `includeEncrypted`) when an effort is set or the model
+    /// reasons; the tools offered; a schema as `text.format`. Throws
+    /// `ChatError.unsupportedSetting` for a parameter the API does not take.
+    init(_ request: ChatRequest, includeEncrypted: Bool, showsReasoning: Bool, takesImages: Bool = true)
+        throws(ChatError)
+    {
         let settings = request.settings
         self.init()
         model = settings.model
@@ -42,7 +45,7 @@ extension ResponsesRequestDTO {
         if let schema = settings.responseSchema {
             text = TextDTO(format: TextDTO.FormatDTO(name: schema.name, schema: schema.schema))
         }
-        var items = Items(takesTools: tools != nil)
+        var items = Items(takesTools: tools != nil, takesImages: takesImages)
         for message in request.messages {
             switch message.role {
             case .system: continue
@@ -58,28 +61,23 @@ extension ResponsesRequestDTO {
     /// The input items as they are written, and the calls sent as `function_call` items.
     private struct Items {
         let takesTools: Bool
+        let takesImages: Bool
         var wire: [ItemDTO] = []
         var sentAsText = false
         private var sentCalls: [String: String] = [:]
         /// The calls sent as text, by id: their results name them.
         private var textCalls: [String: String] = [:]
 
-        init(takesTools: Bool) {
+        init(takesTools: Bool, takesImages: Bool) {
             self.takesTools = takesTools
+            self.takesImages = takesImages
         }
 
-        /// A person's message: its text, then each image (a note where its bytes are gone).
+        /// A person's message: its text, then each image (a note in its place: `SentImage`).
         mutating func add(user message: ChatMessage) {
             var parts = message.content.isEmpty ? [] : [PartDTO(type: "input_text", text: message.content)]
             for image in message.images {
-                guard let data = image.data else {
-                    parts.append(PartDTO(type: "input_text", text: image.unavailableNote))
-                    continue
-                }
-                parts.append(
-                    PartDTO(
-                        type: "input_image", image_url: "data:\(image.mimeType);base64," + Base64.encode(data),
-                        detail: "auto"))
+                parts.append(Self.part(SentImage(image, takesImages: takesImages)))
             }
             guard !parts.isEmpty else { return }
             wire.append(ItemDTO(type: "message", role: "user", content: parts))
@@ -155,7 +153,8 @@ extension ResponsesRequestDTO {
             var texts: [String] = []
             for result in results {
                 if sentCalls.removeValue(forKey: result.callID) != nil {
-                    wire.append(ItemDTO(type: "function_call_output", call_id: result.callID, output: result.text))
+                    wire.append(
+                        ItemDTO(type: "function_call_output", call_id: result.callID, output: output(of: result)))
                 } else {
                     texts.append(ToolRoundWireText.result(result, name: textCalls.removeValue(forKey: result.callID)))
                     sentAsText = true
@@ -166,6 +165,28 @@ extension ResponsesRequestDTO {
                     ItemDTO(
                         type: "message", role: "user",
                         content: [PartDTO(type: "input_text", text: texts.joined(separator: "\n"))]))
+            }
+        }
+
+        /// A result's `output`: its text (beginning `Error:` for a failed call: the item has no
+        /// field for it), or, when it holds images to send, its text and images as parts, in order.
+        private func output(of result: ToolResult) -> OutputDTO {
+            let content = ToolResultContent(result, takesImages: takesImages)
+            if let text = content.onlyText { return .text(text) }
+            return .parts(
+                content.pieces.map { piece in
+                    switch piece {
+                    case .text(let text): PartDTO(type: "input_text", text: text)
+                    case .image(let sent, _): Self.part(sent)
+                    }
+                })
+        }
+
+        /// An image as an `input_image` part (a data URL, `detail` `auto`), or its note as text.
+        private static func part(_ image: SentImage) -> PartDTO {
+            switch image {
+            case .bytes: PartDTO(type: "input_image", image_url: image.dataURL, detail: "auto")
+            case .note(let note): PartDTO(type: "input_text", text: note)
             }
         }
     }
