@@ -18,11 +18,13 @@ public final class MCPTools: ToolSource {
     /// `<dataDirectory>/mcp/` (none: nowhere, e.g. with history off); the eras found are kept in
     /// `eraDirectory` (whatever the history settings say; none: not kept); HTTP servers are
     /// reached with `network`'s CA file, proxy and diagnostics; `reporter` hears each problem;
-    /// `answerer` answers the servers' questions (none: each is declined).
+    /// `answerer` answers the servers' questions (none: each is declined); only the servers
+    /// `inUse` says are in use (by default all) are started, when first needed, and asked.
     public init(
         _ settings: ToolSettings, servers names: [String]? = nil, dataDirectory: DataDirectory?,
         eraDirectory: DataDirectory? = nil, clientVersion: String, network: MCPNetworkSettings = MCPNetworkSettings(),
-        reporter: any ToolProblemReporter, answerer: (any ServerQuestionAnswerer)? = nil
+        reporter: any ToolProblemReporter, answerer: (any ServerQuestionAnswerer)? = nil,
+        inUse: @escaping @Sendable (String) -> Bool = { _ in true }
     ) {
         let chosen = names ?? settings.servers ?? []
         let configured = (settings.serversValue?.object ?? [:]).filter { chosen.contains($0.key) }
@@ -40,7 +42,8 @@ public final class MCPTools: ToolSource {
             entries, clientVersion: clientVersion, network: network,
             logPath: { name in directory.map { $0 + "/" + Self.fileName(name) + ".log" } },
             report: { problem in reporter.report(problem) }, answerer: answerer,
-            memory: MCPEraMemory(directory: eraDirectory), imageLimit: settings.maxResultBytes)
+            memory: MCPEraMemory(directory: eraDirectory), imageLimit: settings.maxResultBytes,
+            inUse: inUse)
         for problem in parsed.problems + settings.problems { reporter.report(problem) }
     }
 
