@@ -29,6 +29,8 @@ actor MCPToolSource: ToolSource {
     private let inUse: @Sendable (String) -> Bool
     /// The servers whose start was tried (each is tried once).
     private var attempted: Set<String> = []
+    /// Whether each server has resources to offer the model (asked once).
+    private var resourceful: [String: Bool] = [:]
     private var clients: [String: MCPClient] = [:]
     private var connections: [any MCPConnection] = []
     /// Why each server that could not be used could not.
@@ -95,8 +97,8 @@ actor MCPToolSource: ToolSource {
             case .success(let list):
                 tools = list
                 unlisted.remove(entry.name)
-                // A server that offers resources has them listed and read by the model too.
-                if let client = clients[entry.name], await client.offers("resources") {
+                // A server that has resources has them listed and read by the model too.
+                if let client = clients[entry.name], await hasResources(entry.name, client) {
                     tools += MCPResourceTool.definitions(server: entry.name)
                 }
             case .failure(let failure):
@@ -120,6 +122,20 @@ actor MCPToolSource: ToolSource {
             }
         }
         return offered
+    }
+
+    /// Whether server `name` declares resources and has any (or a template), asked once: many
+    /// servers declare the capability and have none, and two tools that find nothing are not
+    /// worth offering.
+    private func hasResources(_ name: String, _ client: MCPClient) async -> Bool {
+        if let known = resourceful[name] { return known }
+        var has = false
+        if await client.offers("resources") {
+            has = !((try? await client.resources().get()) ?? []).isEmpty
+            if !has { has = !((try? await client.resourceTemplates().get()) ?? []).isEmpty }
+        }
+        resourceful[name] = has
+        return has
     }
 
     /// Whether each server's tools could be listed the last time they were asked for: the

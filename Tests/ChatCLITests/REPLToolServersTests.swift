@@ -44,6 +44,8 @@ struct REPLToolServersTests {
         #expect(server.requests.count == 3)
         #expect(try offeredTools(server, 0) == [])
         #expect(try offeredTools(server, 1).contains("time__get_current_time"))
+        // It declares resources and has none: the model gets no resource tools from it.
+        #expect(!(try offeredTools(server, 1).contains("time__list_resources")))
         // Turned off, its tools are no longer offered.
         #expect(result.stderr.contains("tools of time: off"), "\(result.stderr)")
         #expect(try offeredTools(server, 2) == [])

@@ -6,7 +6,8 @@ import Testing
 /// prompts `review_code(code, language?)` and `describe_pixel()` (a text and an image), the
 /// resources `config://app` (text) and `image://pixel` (a PNG) and the template `notes://{name}`,
 /// and the tool `reserve(title)`, which asks "How many copies?" (a form, elicitation) before it
-/// answers. `protocol_version` pins the era (nil: chat finds it).
+/// answers; and, in the initialize era, the tool `connect`, which asks the person to open a page
+/// (URL elicitation). `protocol_version` pins the era (nil: chat finds it).
 func demoServerConfig(_ chat: ChatBinary, pinned: String? = nil, extra: String = "") throws -> String {
     let venv = try MCPTestVenv.directory.get()
     let script = chat.home + "/demo_server.py"
@@ -15,7 +16,7 @@ func demoServerConfig(_ chat: ChatBinary, pinned: String? = nil, extra: String =
     from typing import Annotated
     from pydantic import BaseModel
     from mcp.server import MCPServer
-    from mcp.server.mcpserver import Image, Elicit, ElicitationResult, AcceptedElicitation, Resolve
+    from mcp.server.mcpserver import Context, Image, Elicit, ElicitationResult, AcceptedElicitation, Resolve
     from mcp.server.mcpserver.prompts.base import UserMessage
 
     server = MCPServer("demo", version="1.0.0")
@@ -58,6 +59,12 @@ func demoServerConfig(_ chat: ChatBinary, pinned: String? = nil, extra: String =
         if isinstance(quantity, AcceptedElicitation):
             return f"Reserved {quantity.data.copies} of {title}."
         return "Nothing reserved."
+
+    @server.tool()
+    async def connect(ctx: Context) -> str:
+        """Asks the person to open a page (the initialize era's URL elicitation)."""
+        result = await ctx.elicit_url("Sign in to Example to go on.", "https://example.test/connect?session=1", "id-1")
+        return f"page: {result.action}"
 
     server.run()
     """#.write(toFile: script, atomically: true, encoding: .utf8)
