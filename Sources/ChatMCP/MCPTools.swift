@@ -30,9 +30,11 @@ public final class MCPTools: ToolSource {
         let configured = (settings.serversValue?.object ?? [:]).filter { chosen.contains($0.key) }
         let parsed = MCPServerEntry.entries(in: .object(configured), environment: settings.environment)
         let entries = parsed.entries
-        let directory = dataDirectory.flatMap { directory -> String? in
-            guard directory.prepare() else { return nil }
-            let path = directory.file("mcp")
+        // The logs' directory is made when a server first needs it: a run (a REPL) that starts
+        // none leaves no trace.
+        let directory = { @Sendable () -> String? in
+            guard let dataDirectory, dataDirectory.prepare() else { return nil }
+            let path = dataDirectory.file("mcp")
             return FileSystem.isDirectory(path, mode: 0o700) || FileSystem.makeDirectory(path, mode: 0o700)
                 ? path : nil
         }
@@ -40,7 +42,7 @@ public final class MCPTools: ToolSource {
         approved = settings.approved
         source = MCPToolSource(
             entries, clientVersion: clientVersion, network: network,
-            logPath: { name in directory.map { $0 + "/" + Self.fileName(name) + ".log" } },
+            logPath: { name in directory().map { $0 + "/" + Self.fileName(name) + ".log" } },
             report: { problem in reporter.report(problem) }, answerer: answerer,
             memory: MCPEraMemory(directory: eraDirectory), imageLimit: settings.maxResultBytes,
             inUse: inUse)

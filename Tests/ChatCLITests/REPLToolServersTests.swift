@@ -37,6 +37,8 @@ struct REPLToolServersTests {
         #expect(result.stdout.contains("mark (off: /tools mark)"), "\(result.stdout)")
         #expect(result.stdout.contains("time (off: /tools time)"), "\(result.stdout)")
         #expect(!FileManager.default.fileExists(atPath: marker))
+        let logs = chat.home + "/data/chat/mcp"
+        #expect(try FileManager.default.contentsOfDirectory(atPath: logs) == ["time.log"])
         // Turned on, it started then: its version and its tools said, listed, and offered.
         #expect(result.stderr.contains("tools of time: on (MCP 20"), "\(result.stderr)")
         #expect(result.stdout.contains("time (on, MCP 20"), "\(result.stdout)")
@@ -58,9 +60,29 @@ struct REPLToolServersTests {
         let server = try answering()
         defer { server.stop() }
         let result = try await chat.run(
-            ["--config", config, "--base-url", server.baseURL, "--no-tools", "-i"], input: "/tools time\n")
+            ["--config", config, "--base-url", server.baseURL, "--no-tools", "-i"], input: "/tools time\nhello\n")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("chat: error: tools are off this run (--no-tools)"), "\(result.stderr)")
+        #expect(!(try server.request(0)).bodyText.contains("\"tools\""))
+    }
+
+    /// A REPL whose config lists servers and that turns none on starts none, and leaves no trace
+    /// of them (not even their logs' directory).
+    @Test func aREPLThatTurnsNoServerOnStartsNone() async throws {
+        let chat = ChatBinary()
+        let marker = chat.home + "/started"
+        let config = try chat.writeConfig(
+            #"{"mcp_servers": {"mark": {"command": "/bin/sh", "args": ["-c", "touch \#(marker)"]}}}"#)
+        let server = try answering()
+        defer { server.stop() }
+        let result = try await chat.run(
+            ["--config", config, "--base-url", server.baseURL, "-i"], input: "hello\n/prompts\n/resources\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "answer 1\n", "\(result.stdout)")
+        #expect(result.stderr.contains("no MCP server is on: /tools SERVER turns one on"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        #expect(!FileManager.default.fileExists(atPath: chat.home + "/data/chat/mcp"))
+        #expect(!(try server.request(0)).bodyText.contains("\"tools\""))
     }
 
     @Test func promptsAreListedAndSentAsTheNextQuestionTextAndImages() async throws {
