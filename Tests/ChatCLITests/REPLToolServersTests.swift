@@ -175,6 +175,27 @@ struct REPLToolServersTests {
         #expect(tool["content"] as? String == "theme=dark")
     }
 
+    /// A `resource_link` in a tool's result reaches the model as the link and its description,
+    /// not fetched.
+    @Test func aResourceLinkReachesTheModelAsTheLinkNotFetched() async throws {
+        let chat = ChatBinary()
+        let config = try demoServerConfig(chat)
+        let server = try LoopbackServer { request, index in
+            request.bodyText.contains(#""role":"tool""#)
+                ? ServerStep.sse([ServerStep.chatChunk("Linked."), ServerStep.finishChunk()])
+                : toolCallAnswer("demo__link", arguments: "{}", id: "call_\(index)")
+        }
+        defer { server.stop() }
+        let result = try await chat.run(
+            ["--config", config, "--base-url", server.baseURL, "-T", "demo", "--yes-tools", "demo", "link?"],
+            timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let tool = try #require(try sentMessages(try server.request(1)).last { $0["role"] as? String == "tool" })
+        #expect(
+            tool["content"] as? String
+                == "[a link to a resource, not fetched: config://app (app_config, text/plain): The app configuration.]")
+    }
+
     /// Off a terminal, and under --json, a server's question is declined: one line on stderr names
     /// the server and what it asked, and the tool goes on without the answer; in both eras.
     @Test(arguments: [("2025-11-25", false), ("2026-07-28", false), ("2026-07-28", true)])

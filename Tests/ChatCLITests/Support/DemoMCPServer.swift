@@ -7,7 +7,8 @@ import Testing
 /// resources `config://app` (text) and `image://pixel` (a PNG) and the template `notes://{name}`,
 /// and the tool `reserve(title)`, which asks "How many copies?" (a form, elicitation) before it
 /// answers; and, in the initialize era, the tool `connect`, which asks the person to open a page
-/// (URL elicitation). `protocol_version` pins the era (nil: chat finds it).
+/// (URL elicitation); the tool `link` answers with a `resource_link` to `config://app`.
+/// `protocol_version` pins the era (nil: chat finds it).
 func demoServerConfig(_ chat: ChatBinary, pinned: String? = nil, extra: String = "") throws -> String {
     let venv = try MCPTestVenv.directory.get()
     let script = chat.home + "/demo_server.py"
@@ -18,6 +19,7 @@ func demoServerConfig(_ chat: ChatBinary, pinned: String? = nil, extra: String =
     from mcp.server import MCPServer
     from mcp.server.mcpserver import Context, Image, Elicit, ElicitationResult, AcceptedElicitation, Resolve
     from mcp.server.mcpserver.prompts.base import UserMessage
+    from mcp import types
 
     server = MCPServer("demo", version="1.0.0")
     PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")
@@ -65,6 +67,12 @@ func demoServerConfig(_ chat: ChatBinary, pinned: String? = nil, extra: String =
         """Asks the person to open a page (the initialize era's URL elicitation)."""
         result = await ctx.elicit_url("Sign in to Example to go on.", "https://example.test/connect?session=1", "id-1")
         return f"page: {result.action}"
+
+    @server.tool()
+    def link() -> list:
+        """Points at the app configuration."""
+        return [types.ResourceLink(type="resource_link", uri="config://app", name="app_config",
+                                   description="The app configuration.", mimeType="text/plain")]
 
     server.run()
     """#.write(toFile: script, atomically: true, encoding: .utf8)
