@@ -54,6 +54,26 @@ struct REPLToolServersTests {
         #expect(result.stderr.contains("no MCP server named web in the config; its servers: mark, time"))
     }
 
+    @Test func aServerThatCannotStartIsSaidAndStaysOffAndOneThatCanSaysWhatItHas() async throws {
+        let chat = ChatBinary()
+        let config = try demoServerConfig(
+            chat, extra: #", "broken": {"command": "/bin/sh", "args": ["-c", "exit 3"]}"#)
+        let server = try answering()
+        defer { server.stop() }
+        let result = try await chat.run(
+            ["--config", config, "--base-url", server.baseURL, "-i"],
+            input: "/tools broken\n/tools demo\n/tools\n", timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("chat: warning: MCP server \"broken\": "), "\(result.stderr)")
+        #expect(result.stderr.contains("MCP server broken could not be used; its tools stay off"), "\(result.stderr)")
+        #expect(result.stdout.contains("broken (off: /tools broken)"), "\(result.stdout)")
+        // reserve, connect and link, and the two resource tools.
+        #expect(
+            result.stderr.contains(
+                "tools of demo: on (MCP 2026-07-28, 5 tools, 2 prompts: /prompts, 2 resources: /resources demo)"),
+            "\(result.stderr)")
+    }
+
     @Test func noToolsKeepsTheREPLFromTurningServersOn() async throws {
         let chat = ChatBinary()
         let config = try timeConfig(chat)

@@ -76,8 +76,15 @@ struct ToolsCommand: SlashCommand {
         if let version = status?.protocolVersion ?? listed.first?.protocolVersion {
             notes.insert("MCP " + ServerText.line(version, limit: 20), at: 0)
         }
-        if status?.offersPrompts == true { notes.append("prompts: /prompts") }
-        if status?.offersResources == true { notes.append("resources: /resources \(server)") }
+        // Many servers declare prompts or resources and have none: only those it has are named.
+        if let servers = tools.servers, status?.offersPrompts == true {
+            let prompts = await servers.prompts().count { $0.server == server }
+            if prompts > 0 { notes.append(Counted.text(prompts, "prompt") + ": /prompts") }
+        }
+        if let servers = tools.servers, status?.offersResources == true {
+            let resources = (try? await servers.resources(server: server).get())?.count ?? 0
+            if resources > 0 { notes.append(Counted.text(resources, "resource") + ": /resources \(server)") }
+        }
         context.note("tools of \(server): on (\(notes.joined(separator: ", ")))")
     }
 
