@@ -195,6 +195,33 @@ struct REPLToolServersTests {
         #expect(tool["content"] as? String == "theme=dark")
     }
 
+    /// `--tools-list` lists the prompts under the tools: in text, with their arguments; with
+    /// `--json`, one object a prompt (no `tool` key), the tools' rows with `protocol_version`.
+    @Test func toolsListListsThePromptsToo() async throws {
+        let chat = ChatBinary()
+        let config = try demoServerConfig(chat, pinned: "2025-11-25")
+        let text = try await chat.run(["--config", config, "--tools-list"], timeout: 60)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(
+            text.stdout.contains("  prompts:\n    review_code(code, language?)  Review a piece of code.\n"),
+            "\(text.stdout)")
+        let json = try await chat.run(["--config", config, "--tools-list", "--json"], timeout: 60)
+        #expect(json.status == 0, "\(json.stderr)")
+        let rows = try json.stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        let reserve = try #require(rows.first { $0["tool"] as? String == "reserve" })
+        #expect(reserve["protocol_version"] as? String == "2025-11-25")
+        let prompt = try #require(rows.first { $0["prompt"] as? String == "review_code" })
+        #expect(prompt["server"] as? String == "demo")
+        #expect(prompt["tool"] == nil)
+        #expect(prompt["description"] as? String == "Review a piece of code.")
+        let arguments = try #require(prompt["arguments"] as? [[String: Any]])
+        #expect(arguments.map { $0["name"] as? String } == ["code", "language"])
+        #expect(arguments.map { $0["required"] as? Bool } == [true, false])
+        #expect(rows.contains { $0["prompt"] as? String == "describe_pixel" })
+    }
+
     /// A `resource_link` in a tool's result reaches the model as the link and its description,
     /// not fetched.
     @Test func aResourceLinkReachesTheModelAsTheLinkNotFetched() async throws {
