@@ -11,6 +11,7 @@ extension ToolSettings {
         self.serversValue = serversValue
         self.environment = environment
         configured = serversValue?.object?.keys.sorted() ?? []
+        refused = overrides.noTools
         if overrides.noTools { servers = nil }
         for name in servers ?? [] where !configured.contains(name) {
             throw .noToolServer(name: name, source: source ?? .commandLine, known: configured)
@@ -25,7 +26,8 @@ extension ToolSettings {
             let approval = tool.map { ToolApproval.tools([$0]) } ?? .all
             approved[server] = approved[server].map { $0.adding(approval) } ?? approval
         }
-        if isOn, let serversValue {
+        // Also when no server is on at the start: the REPL's `/tools SERVER` may turn one on.
+        if !refused, let serversValue {
             let configuredApprovals = MCPServerEntry.approvals(in: serversValue)
             problems = configuredApprovals.problems
             approved.merge(configuredApprovals.approvals) { $0.adding($1) }

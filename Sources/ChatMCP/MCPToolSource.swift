@@ -25,7 +25,12 @@ actor MCPToolSource: ToolSource {
     private let memory: MCPEraMemory?
     /// The most bytes of one image of a result (`max_tool_result_bytes`).
     private let imageLimit: Int
-    private var started = false
+    /// Whether server `name` is in use now: only those are started, listed and asked.
+    private let inUse: @Sendable (String) -> Bool
+    /// The servers whose start was tried (each is tried once).
+    private var attempted: Set<String> = []
+    /// Whether each server has resources to offer the model (asked once).
+    private var resourceful: [String: Bool] = [:]
     private var clients: [String: MCPClient] = [:]
     private var connections: [any MCPConnection] = []
     /// Why each server that could not be used could not.
@@ -42,13 +47,16 @@ actor MCPToolSource: ToolSource {
     /// (nil: nowhere); HTTP servers are reached through `http` (a `CurlHTTPClient` of the
     /// source's own when nil), with `network`'s CA file and proxy, their `--verbose` lines to its
     /// log; `report` hears each problem as it happens, naming the server's log or endpoint;
-    /// `answerer` answers the servers' questions; `memory` keeps the eras found.
+    /// `answerer` answers the servers' questions; `memory` keeps the eras found; only the servers
+    /// `inUse` says are in use (by default all) are started, when first needed.
     init(
         _ entries: [MCPServerEntry], clientVersion: String, http: (any HTTPClient)? = nil,
         network: MCPNetworkSettings = MCPNetworkSettings(), logPath: @escaping @Sendable (String) -> String?,
         report: @escaping @Sendable (ToolServerProblem) -> Void = { _ in },
-        answerer: (any ServerQuestionAnswerer)? = nil, memory: MCPEraMemory? = nil, imageLimit: Int = 100_000
+        answerer: (any ServerQuestionAnswerer)? = nil, memory: MCPEraMemory? = nil, imageLimit: Int = 100_000,
+        inUse: @escaping @Sendable (String) -> Bool = { _ in true }
     ) {
+        self.inUse = inUse
         self.entries = entries
         self.clientVersion = clientVersion
         self.logPath = logPath
@@ -73,7 +81,7 @@ actor MCPToolSource: ToolSource {
         await startIfNeeded()
         // Each server's list, side by side (the kept one while it is fresh).
         let listed = await withTaskGroup(of: (String, Result<[ToolDefinition], ToolServerFailure>).self) { group in
-            for (name, client) in clients {
+            for (name, client) in clients where inUse(name) {
                 group.addTask { (name, await client.tools()) }
             }
             var listed: [String: Result<[ToolDefinition], ToolServerFailure>] = [:]
@@ -84,11 +92,15 @@ actor MCPToolSource: ToolSource {
         offered = []
         for entry in entries {
             guard let result = listed[entry.name] else { continue }
-            let tools: [ToolDefinition]
+            var tools: [ToolDefinition]
             switch result {
             case .success(let list):
                 tools = list
                 unlisted.remove(entry.name)
+                // A server that has resources has them listed and read by the model too.
+                if let client = clients[entry.name], await hasResources(entry.name, client) {
+                    tools += MCPResourceTool.definitions(server: entry.name)
+                }
             case .failure(let failure):
                 // Said once while it lasts.
                 if unlisted.insert(entry.name).inserted { report(entry.name, .listing, failure) }
@@ -110,6 +122,20 @@ actor MCPToolSource: ToolSource {
             }
         }
         return offered
+    }
+
+    /// Whether server `name` declares resources and has any (or a template), asked once: many
+    /// servers declare the capability and have none, and two tools that find nothing are not
+    /// worth offering.
+    private func hasResources(_ name: String, _ client: MCPClient) async -> Bool {
+        if let known = resourceful[name] { return known }
+        var has = false
+        if await client.offers("resources") {
+            has = !((try? await client.resources().get()) ?? []).isEmpty
+            if !has { has = !((try? await client.resourceTemplates().get()) ?? []).isEmpty }
+        }
+        resourceful[name] = has
+        return has
     }
 
     /// Whether each server's tools could be listed the last time they were asked for: the
@@ -134,6 +160,9 @@ actor MCPToolSource: ToolSource {
         guard let origin = tool.origin, let client = clients[origin.server] else {
             return ToolResult(callID: call.id, failure: .notRunning)
         }
+        if let resourceTool = MCPResourceTool(origin: origin) {
+            return await resourceTool.run(call, client: client, imageLimit: imageLimit)
+        }
         switch await client.call(
             origin.tool, arguments: call.arguments, callID: call.id, imageLimit: imageLimit, progress: progress)
         {
@@ -157,6 +186,11 @@ actor MCPToolSource: ToolSource {
         var statuses: [ToolServerStatus] = []
         for entry in entries {
             guard let client = clients[entry.name] else {
+                // A server not in use is only named.
+                guard attempted.contains(entry.name) else {
+                    statuses.append(ToolServerStatus(server: entry.name))
+                    continue
+                }
                 statuses.append(ToolServerStatus(server: entry.name, failure: failures[entry.name] ?? .notRunning))
                 continue
             }
@@ -176,7 +210,7 @@ actor MCPToolSource: ToolSource {
     func prompts() async -> [ToolServerPrompt] {
         await startIfNeeded()
         var prompts: [ToolServerPrompt] = []
-        for entry in entries {
+        for entry in entries where inUse(entry.name) {
             guard let client = clients[entry.name] else { continue }
             switch await client.prompts() {
             case .success(let listed): prompts += listed
@@ -234,14 +268,16 @@ actor MCPToolSource: ToolSource {
         }
     }
 
+    /// Starts the servers in use that were not tried yet.
     private func startIfNeeded() async {
-        guard !started else { return }
-        started = true
-        await startAll()
+        let due = entries.filter { inUse($0.name) && !attempted.contains($0.name) }
+        guard !due.isEmpty else { return }
+        attempted.formUnion(due.map(\.name))
+        await start(due)
     }
 
-    /// Starts every server side by side, in its era.
-    private func startAll() async {
+    /// Starts the servers of `entries` side by side, each in its era.
+    private func start(_ entries: [MCPServerEntry]) async {
         typealias Started = (MCPServerEntry, (any MCPConnection)?, Result<MCPClient, ToolServerFailure>)
         let results = await withTaskGroup(of: Started.self) { group in
             for entry in entries {

@@ -18,19 +18,23 @@ public final class MCPTools: ToolSource {
     /// `<dataDirectory>/mcp/` (none: nowhere, e.g. with history off); the eras found are kept in
     /// `eraDirectory` (whatever the history settings say; none: not kept); HTTP servers are
     /// reached with `network`'s CA file, proxy and diagnostics; `reporter` hears each problem;
-    /// `answerer` answers the servers' questions (none: each is declined).
+    /// `answerer` answers the servers' questions (none: each is declined); only the servers
+    /// `inUse` says are in use (by default all) are started, when first needed, and asked.
     public init(
         _ settings: ToolSettings, servers names: [String]? = nil, dataDirectory: DataDirectory?,
         eraDirectory: DataDirectory? = nil, clientVersion: String, network: MCPNetworkSettings = MCPNetworkSettings(),
-        reporter: any ToolProblemReporter, answerer: (any ServerQuestionAnswerer)? = nil
+        reporter: any ToolProblemReporter, answerer: (any ServerQuestionAnswerer)? = nil,
+        inUse: @escaping @Sendable (String) -> Bool = { _ in true }
     ) {
         let chosen = names ?? settings.servers ?? []
         let configured = (settings.serversValue?.object ?? [:]).filter { chosen.contains($0.key) }
         let parsed = MCPServerEntry.entries(in: .object(configured), environment: settings.environment)
         let entries = parsed.entries
-        let directory = dataDirectory.flatMap { directory -> String? in
-            guard directory.prepare() else { return nil }
-            let path = directory.file("mcp")
+        // The logs' directory is made when a server first needs it: a run (a REPL) that starts
+        // none leaves no trace.
+        let directory = { @Sendable () -> String? in
+            guard let dataDirectory, dataDirectory.prepare() else { return nil }
+            let path = dataDirectory.file("mcp")
             return FileSystem.isDirectory(path, mode: 0o700) || FileSystem.makeDirectory(path, mode: 0o700)
                 ? path : nil
         }
@@ -38,9 +42,10 @@ public final class MCPTools: ToolSource {
         approved = settings.approved
         source = MCPToolSource(
             entries, clientVersion: clientVersion, network: network,
-            logPath: { name in directory.map { $0 + "/" + Self.fileName(name) + ".log" } },
+            logPath: { name in directory().map { $0 + "/" + Self.fileName(name) + ".log" } },
             report: { problem in reporter.report(problem) }, answerer: answerer,
-            memory: MCPEraMemory(directory: eraDirectory), imageLimit: settings.maxResultBytes)
+            memory: MCPEraMemory(directory: eraDirectory), imageLimit: settings.maxResultBytes,
+            inUse: inUse)
         for problem in parsed.problems + settings.problems { reporter.report(problem) }
     }
 

@@ -21,6 +21,9 @@ public struct ToolSettings: Sendable {
     /// The environment `${VAR}` in an entry is read from.
     package var environment: [String: String] = [:]
 
+    /// `--no-tools`: no tools this run, not even ones the REPL's `/tools` would turn on.
+    public var refused = false
+
     /// Whether the run offers tools.
     public var isOn: Bool { !(servers ?? []).isEmpty }
 

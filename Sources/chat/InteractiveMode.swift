@@ -31,7 +31,8 @@ struct InteractiveMode {
         let reader: any LineReader
         let completer = REPLCompleter(
             source: REPLCompletionSource(
-                useCase: session.useCase, history: session.history, home: session.environment["HOME"]),
+                useCase: session.useCase, history: session.history, home: session.environment["HOME"],
+                toolServers: session.toolServers),
             roles: session.settings.roles.map(\.name), toolServers: session.tools?.switch.servers ?? [])
         var promptStyle = session.outputStyle
         if readsTerminal, let output = EditLineReader.terminalOutput(),
@@ -60,6 +61,7 @@ struct InteractiveMode {
             attachments: session.attachments, temporaryDirectory: session.environment["TMPDIR"],
             schemaChecker: ResponseSchemaChecker(), reasoning: session.reasoning, spending: session.spending)
         parts.tools = session.tools
+        if session.settings.tools.refused { parts.noTools = "tools are off this run (--no-tools)" }
         let conversation = session.conversation
         let repl = REPL(parts: parts, conversation: conversation)
 

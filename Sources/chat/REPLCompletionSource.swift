@@ -17,7 +17,14 @@ final class REPLCompletionSource: CompletionSource {
     /// How long a Tab waits.
     private let patience: Double
 
-    init(useCase: any ChatUseCase, history: (any ConversationHistory)?, home: String?, patience: Double = 4) {
+    /// The run's MCP servers, whose prompts Tab offers after `/prompt`.
+    private let toolServers: (any ToolServerCatalogue)?
+
+    init(
+        useCase: any ChatUseCase, history: (any ConversationHistory)?, home: String?,
+        toolServers: (any ToolServerCatalogue)? = nil, patience: Double = 4
+    ) {
+        self.toolServers = toolServers
         self.useCase = useCase
         self.history = history
         self.home = home
@@ -41,6 +48,13 @@ final class REPLCompletionSource: CompletionSource {
             (try? await history.list(limit: 200, includingUnanswered: false).get().summaries) ?? []
         }
         return (listed ?? []).map { ($0.id, $0.title) }
+    }
+
+    /// The prompts of the servers that are on (asked for at each Tab: a server turned on since
+    /// has its own), as `SERVER.NAME`.
+    func toolPromptNames() -> [String] {
+        guard let toolServers else { return [] }
+        return (wait { await toolServers.prompts() } ?? []).map { $0.server + "." + $0.name }
     }
 
     func paths(completing prefix: String) -> [String] {

@@ -15,8 +15,18 @@ extension SessionBuilder {
     /// reached with the chat server's CA file and proxy, and `-v` shows their requests; one that
     /// asks for a sign-in is offered one on the terminal. The eras the servers speak, and the
     /// sign-ins' tokens, are kept in the data directory whatever the history setting says.
+    ///
+    /// The REPL may use every configured server (`/tools SERVER` turns one on, `--no-tools`
+    /// aside): it gets the loop even when no server is on at the start, and a server is started
+    /// only once it is on.
     func toolLoop(_ settings: ResolvedSettings) -> (loop: ToolLoop, servers: MCPTools, repl: REPL.Tools)? {
-        guard settings.tools.isOn else { return nil }
+        let interactive = ChatMode.isInteractive(options)
+        let tools = settings.tools
+        guard tools.isOn || (interactive && !tools.refused && !tools.configured.isEmpty) else { return nil }
+        // The REPL's servers: the chosen ones first, then the rest of the configured ones.
+        let chosen = tools.servers ?? []
+        let toolSwitch = ToolSwitch(
+            servers: interactive ? chosen + tools.configured.filter { !chosen.contains($0) } : chosen, on: chosen)
         let environment = console.environment
         let (stderr, style) = (console.stderr, console.errorStyle)
         let terminal = TTYToolConsentTerminal(environment: environment)
@@ -27,12 +37,13 @@ extension SessionBuilder {
         var network = MCPNetworkSettings(server: settings.server, environment: environment)
         network.signIn = console.signIn(terminal: terminal)
         let servers = MCPTools(
-            settings.tools, dataDirectory: settings.history ? DataDirectory(environment: environment) : nil,
+            settings.tools, servers: toolSwitch.servers,
+            dataDirectory: settings.history ? DataDirectory(environment: environment) : nil,
             eraDirectory: DataDirectory(environment: environment), clientVersion: ChatVersion.string,
-            network: network, reporter: console.toolProblemLine, answerer: questions)
+            network: network, reporter: console.toolProblemLine, answerer: questions,
+            inUse: { toolSwitch.isOn($0) })
         let consent = TerminalToolConsent(
             terminal: terminal, notes: stderr, notesStyle: style, questionStyle: questionStyle)
-        let toolSwitch = ToolSwitch(servers: servers.servers)
         let reporter = ToolCallReporter(
             servers, notes: stderr, style: style,
             live: TerminalStyle.takesEscapes(isTerminal: stderr.isTerminal, environment: environment),
@@ -40,7 +51,7 @@ extension SessionBuilder {
         let loop = ToolLoop(
             source: reporter, consent: consent, roundLimit: settings.tools.roundLimit,
             maxResultBytes: settings.tools.maxResultBytes)
-        let repl = REPL.Tools(switch: toolSwitch) { await ToolsListMode.entries(servers) }
+        let repl = REPL.Tools(switch: toolSwitch, servers: servers) { await ToolsListMode.entries(servers) }
         return (loop, servers, repl)
     }
 }

@@ -115,7 +115,7 @@ struct MCPErasTests {
         #expect(sent.first?["method"] as? String == "server/discover")
         #expect(!sent.contains { $0["method"] as? String == "initialize" })
         // Every request passed the server's checks of _meta (a refused one would have failed).
-        #expect(sent.map { $0["method"] as? String } == ["server/discover", "tools/list"])
+        #expect(sent.map { $0["method"] as? String } == ["server/discover", "tools/list", "resources/list"])
     }
 
     @Test("stdio: a server of the initialize era refuses the probe and is spoken to with initialize")
@@ -149,8 +149,9 @@ struct MCPErasTests {
         defer { server.stop() }
         let problems = ReportedProblems()
         let source = source([MCPServerEntry(name: "modern", url: server.url)], problems: problems)
+        // Six tools, and the two the model reads the server's resources with.
         let tools = await source.tools()
-        #expect(tools.count == 6)
+        #expect(tools.count == 8)
         let café = try #require(tools.first { $0.origin?.tool == "café" })
         #expect(café.name == "modern__caf_")
         let call = await source.call(ToolCall(id: "c", name: café.name, arguments: .object([:])), tool: café)
@@ -158,7 +159,8 @@ struct MCPErasTests {
         #expect(problems.all.isEmpty, "\(problems.lines)")
         #expect(call.text == "café served")
         let sent = modernOnlyLog(log)
-        #expect(sent.map { $0["method"] as? String } == ["server/discover", "tools/list", "tools/call"])
+        #expect(
+            sent.map { $0["method"] as? String } == ["server/discover", "tools/list", "resources/list", "tools/call"])
         for request in sent { #expect((request["violations"] as? [String]) == [], "\(request)") }
         // A name that is not ASCII goes base64 in Mcp-Name.
         #expect(sent.last?["mcp_name"] as? String == "=?base64?Y2Fmw6k=?=")
@@ -219,7 +221,7 @@ struct MCPErasTests {
         let entries = [MCPServerEntry(name: "modern", url: server.url), try modernOnly(log, name: "local")]
         for _ in 0..<2 {
             let source = source(entries, memory: memory)
-            #expect(await source.tools().count == 12)
+            #expect(await source.tools().count == 16)
             #expect(await source.statuses().map(\.offersPrompts) == [true, true])
             await source.close()
         }
@@ -227,7 +229,9 @@ struct MCPErasTests {
         // One probe a server, the first run's; then tools/list straight away.
         for transport in ["http", "stdio"] {
             let own = sent.filter { $0["transport"] as? String == transport }.map { $0["method"] as? String }
-            #expect(own == ["server/discover", "tools/list", "tools/list"], "\(transport): \(own)")
+            #expect(
+                own == ["server/discover", "tools/list", "resources/list", "tools/list", "resources/list"],
+                "\(transport): \(own)")
         }
         // The file: 0600, and neither the URL nor the command line in it.
         let path = memory.file("mcp-eras.json")
@@ -261,11 +265,14 @@ struct MCPErasTests {
         MCPEraMemory(directory: memory).remember(.init(version: "2025-11-25"), for: entry)
         let problems = ReportedProblems()
         let source = source([entry], memory: memory, problems: problems)
-        #expect(await source.tools().count == 6)
+        #expect(await source.tools().count == 8)
         await source.close()
         #expect(problems.all.isEmpty, "\(problems.lines)")
         // initialize was refused with the versions the server speaks; one of them was spoken.
-        #expect(modernOnlyLog(log).map { $0["method"] as? String } == ["initialize", "server/discover", "tools/list"])
+        #expect(
+            modernOnlyLog(log).map { $0["method"] as? String } == [
+                "initialize", "server/discover", "tools/list", "resources/list",
+            ])
         #expect(MCPEraMemory(directory: memory).recall(entry)?.version == "2026-07-28")
 
         // And the other way: remembered modern, the server now of the initialize era.
@@ -296,7 +303,8 @@ struct MCPErasTests {
         await source.close()
         // No probe first: tools/list straight away; what the server offers was asked for (by
         // server/discover) only when the statuses needed it, and never initialize.
-        #expect(modernOnlyLog(log).map { $0["method"] as? String } == ["tools/list", "server/discover"])
+        #expect(
+            modernOnlyLog(log).map { $0["method"] as? String } == ["tools/list", "server/discover", "resources/list"])
         // A pinned era is not remembered.
         #expect(!FileManager.default.fileExists(atPath: memory.file("mcp-eras.json")))
 
@@ -317,7 +325,7 @@ struct MCPErasTests {
         let server = try ScriptMCPServer("modern_only.py", arguments: ["http", log, String(milliseconds)])
         defer { server.stop() }
         let source = source([MCPServerEntry(name: "modern", url: server.url)])
-        for _ in 0..<3 { #expect(await source.tools().count == 6) }
+        for _ in 0..<3 { #expect(await source.tools().count == 8) }
         await source.close()
         let lists = modernOnlyLog(log).filter { $0["method"] as? String == "tools/list" }
         #expect(lists.count == (milliseconds == 0 ? 3 : 1))
@@ -331,7 +339,7 @@ struct MCPErasTests {
         let problems = ReportedProblems()
         let source = source([MCPServerEntry(name: "modern", url: server.url)], problems: problems)
         let tools = await source.tools()
-        #expect(tools.count == 6)
+        #expect(tools.count == 8)
         let once = await source.call(
             ToolCall(id: "1", name: "modern__once", arguments: .object([:])),
             tool: try #require(tools.first { $0.name == "modern__once" }))

@@ -56,8 +56,9 @@ import Testing
         #expect(tools.configured == ["git", "time", "web"])
         #expect(tools.roundLimit == 10)
         #expect(tools.maxResultBytes == 100_000)
-        // auto_approve is not even read when no tools are used.
-        #expect(tools.approved.isEmpty)
+        // auto_approve is read all the same: the REPL's /tools SERVER may turn a server on.
+        #expect(tools.approved["time"] == .tools(["get_current_time"]))
+        #expect(tools.approved["git"] == .all)
     }
 
     @Test func theFlagTheProfileAndTheRoleChooseServers() async throws {

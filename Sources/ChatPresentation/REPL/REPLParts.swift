@@ -1,14 +1,21 @@
 import ChatDomain
 
 extension REPL {
-    /// The tools of a run that offers them: which servers are on, and their tools as
-    /// `--tools-list` lists them (asking starts the servers).
+    /// The tools of a run that may offer them: which configured servers are on, their tools as
+    /// `--tools-list` lists them, and their prompts and resources (`servers`; asking starts the
+    /// servers that are on and not started yet).
     public struct Tools: Sendable {
         public var `switch`: ToolSwitch
         public var list: @Sendable () async -> [ToolListPresenter.Entry]
+        /// The servers' state, prompts and resources; nil where there are none to ask.
+        public var servers: (any ToolServerCatalogue)?
 
-        public init(switch: ToolSwitch, list: @escaping @Sendable () async -> [ToolListPresenter.Entry]) {
+        public init(
+            switch: ToolSwitch, servers: (any ToolServerCatalogue)? = nil,
+            list: @escaping @Sendable () async -> [ToolListPresenter.Entry]
+        ) {
             self.switch = `switch`
+            self.servers = servers
             self.list = list
         }
     }
@@ -49,8 +56,11 @@ extension REPL {
         /// Reads `/schema`'s schemas and checks answers against the conversation's; nil where
         /// schemas cannot be read.
         public var schemaChecker: (any SchemaChecker)?
-        /// The run's tools (`-T`), if it offers any: `/tools` and the prompt show them.
+        /// The run's tools (`-T`, and the configured servers `/tools SERVER` turns on), if it may
+        /// offer any: `/tools` and the prompt show them.
         public var tools: Tools?
+        /// What `/tools` and its kin say when `tools` is nil.
+        public var noTools = "no MCP servers are configured: add mcp_servers to the config (docs/tools.md)"
         /// Whether answers show reasoning; `/reasoning` changes it.
         public var reasoning: ReasoningSwitch
         /// What the session has spent (`/usage` says it), if costs are kept.

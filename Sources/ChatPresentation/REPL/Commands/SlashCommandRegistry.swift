@@ -9,7 +9,8 @@ struct SlashCommandRegistry: Sendable {
         RoleCommand(), SchemaCommand(), FileCommand(), FilesCommand(), HistoryCommand(), RetryCommand(),
         AnswersCommand(),
         UndoCommand(), EditCommand(), ForkCommand(), SaveCommand(), LoadCommand(), UsageCommand(), CompactCommand(),
-        ConversationsCommand(), ResumeCommand(), TitleCommand(), CopyCommand(), ToolsCommand(), ReasoningCommand(),
+        ConversationsCommand(), ResumeCommand(), TitleCommand(), CopyCommand(), ToolsCommand(), PromptsCommand(),
+        PromptCommand(), ResourcesCommand(), ResourceCommand(), ReasoningCommand(),
     ])
 
     /// The command called `name` (any case), by one of its names or aliases.

@@ -8,6 +8,13 @@ public protocol CompletionSource: Sendable {
     func conversations() -> [(id: String, title: String)]
     /// The paths that begin with `prefix`, as typed (`~/` kept); directories end in `/`.
     func paths(completing prefix: String) -> [String]
+    /// The prompts of the MCP servers that are on, as `SERVER.NAME`.
+    func toolPromptNames() -> [String]
+}
+
+extension CompletionSource {
+    /// No prompts, where there are no tool servers.
+    public func toolPromptNames() -> [String] { [] }
 }
 
 /// A source that offers nothing: tests, and a REPL reading from a pipe.

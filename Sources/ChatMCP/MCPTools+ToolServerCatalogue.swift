@@ -1,0 +1,4 @@
+import ChatDomain
+
+/// The servers' prompts and resources, for the person.
+extension MCPTools: ToolServerCatalogue {}
