@@ -237,10 +237,7 @@ public struct SettingsResolver {
 
     /// Whether `url` points at this machine, where a key is not required.
     static func isLoopback(_ url: String) -> Bool {
-        guard let host = URLHost.of(url) else { return false }
-        if host.hasPrefix("[") { return host == "[::1]" }
-        let isIPv4 = !host.isEmpty && host.allSatisfy { $0 == "." || ("0"..."9").contains($0) }
-        return host == "localhost" || host.hasSuffix(".localhost") || (isIPv4 && host.hasPrefix("127."))
+        URLHost.isLoopback(url)
     }
 
     // MARK: - Pieces

@@ -97,6 +97,22 @@ import Testing
         #expect(environment.proxy(for: "http://192.0.2.1#@127.0.0.1/v1", configured: nil) != nil)
     }
 
+    @Test func onlyAServerNearbyIsAskedForItsContextWindow() {
+        for nearby in [
+            "http://127.0.0.1:8080/v1", "http://localhost:11434/v1", "http://[::1]:8000/v1", "http://10.0.0.5/v1",
+            "http://172.20.1.2:8000/v1", "http://192.168.1.9:1234/v1", "http://llama:8080/v1",
+            "http://gpu-box.local:8000/v1", "http://user:pw@127.0.0.1:1/v1",
+        ] {
+            #expect(URLHost.isNearby(nearby), "\(nearby)")
+        }
+        for remote in [
+            "https://api.openai.com/v1", "https://openrouter.ai/api/v1", "http://172.32.0.1/v1", "http://8.8.8.8/v1",
+            "http://192.0.2.1#@127.0.0.1/v1", "not a url",
+        ] {
+            #expect(!URLHost.isNearby(remote), "\(remote)")
+        }
+    }
+
     // MARK: - Private files
 
     @Test func atomicWriteMakesAPrivateFileOverAReadableOne() async throws {

@@ -107,5 +107,7 @@ import Testing
         #expect(windows.tokens(of: "claude-haiku-4-5-20251001") == 200_000)
         #expect(windows.tokens(of: "gpt-4o-2024-08-06") == 128_000)
         #expect(windows.tokens(of: "gpt-4o-mini") == nil)
+        // A router's vendor prefix aside.
+        #expect(windows.tokens(of: "anthropic/claude-haiku-4-5") == 200_000)
     }
 }

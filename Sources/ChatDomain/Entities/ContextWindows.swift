@@ -1,5 +1,5 @@
 /// The context windows chat knows, in tokens (prompt and answer together), by model: chat's
-/// own table, its entries found as `ModelNamePattern` says.
+/// own table, its entries found as `ModelNamePattern` says (a router's vendor prefix aside).
 public struct ContextWindows: Sendable, Equatable {
     /// A pattern and the window of the models it matches.
     public struct Entry: Sendable, Equatable {
@@ -18,8 +18,12 @@ public struct ContextWindows: Sendable, Equatable {
         self.entries = entries
     }
 
-    /// The window of `model`, if an entry matches it.
+    /// The window of `model`, if an entry matches it, or the name after a router's vendor
+    /// prefix (OpenRouter's `anthropic/claude-haiku-4-5`).
     public func tokens(of model: String) -> Int? {
-        ModelNamePattern.first(in: entries, matching: model, pattern: \.pattern)?.tokens
+        if let entry = ModelNamePattern.first(in: entries, matching: model, pattern: \.pattern) { return entry.tokens }
+        guard let slash = model.lastIndex(of: "/") else { return nil }
+        let name = String(model[model.index(after: slash)...])
+        return ModelNamePattern.first(in: entries, matching: name, pattern: \.pattern)?.tokens
     }
 }

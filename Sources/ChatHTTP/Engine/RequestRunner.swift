@@ -43,8 +43,11 @@ package struct RequestRunner<Provider: ChatProvider>: GPTRepository {
     }
 
     /// The context window of `model` as the server says it: each of the provider's places to
-    /// look, in order, until one says (no retries, no diagnostics; a failure says nothing).
+    /// look, in order, until one says (no retries, no diagnostics; a failure says nothing). Only
+    /// a server on this machine or the local network is asked (llama.cpp, vLLM, Ollama): a
+    /// remote one's model list can be large, and every run would pay a round trip or two.
     package func contextWindow(of model: String) async -> Int? {
+        guard URLHost.isNearby(server.baseURL) else { return nil }
         for query in provider.contextWindowQueries {
             guard case .success(let body) = await fetch(query.request) else { continue }
             if let tokens = query.read(body, model), tokens > 0 { return tokens }
