@@ -146,11 +146,15 @@ enum HistorySchema {
         ),
         (
             // What each answer cost, in US dollars, by the prices chat knew when it was given
-            // (NULL: not known); and the answers indexed by time, for `--stats`' days.
+            // (NULL: not known); and the answers indexed by time with all `--stats` adds up, so
+            // that it reads the index alone, never the messages' text (at 100,000
+            // conversations, every day: 0.43 s against 0.98 s reading the rows).
             "v9-cost",
             """
             ALTER TABLE message ADD COLUMN cost_usd REAL;
-            CREATE INDEX message_answer_time ON message(created_at) WHERE role = 'assistant';
+            CREATE INDEX message_spending ON message(
+                created_at, model, json_extract(settings, '$.provider'), prompt_tokens, completion_tokens, cost_usd)
+                WHERE role = 'assistant';
             """
         ),
         (

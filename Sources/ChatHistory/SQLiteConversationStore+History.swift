@@ -15,17 +15,20 @@ extension SQLiteConversationStore {
     public func spending(since: Double) async -> Result<[SpendingRow], StorageError> {
         await queue.read { db throws(StorageError) in
             try db.rows(
+                // Grouped by the day's number, which is named once a group (not once a row).
                 """
                 SELECT model, IFNULL(provider, 'openai') AS provider,
-                    strftime('%Y-%m-%d', created_at, 'unixepoch') AS day, SUM(answer),
+                    strftime('%Y-%m-%d', day * 86400, 'unixepoch'), SUM(answer),
                     IFNULL(SUM(prompt_tokens), 0), IFNULL(SUM(completion_tokens), 0), SUM(cost_usd),
                     COUNT(*) - COUNT(cost_usd)
                 FROM (
-                    SELECT model, json_extract(settings, '$.provider') AS provider, created_at, prompt_tokens,
-                        completion_tokens, cost_usd, 1 AS answer
+                    SELECT model, json_extract(settings, '$.provider') AS provider,
+                        CAST(created_at / 86400 AS INTEGER) AS day, prompt_tokens, completion_tokens, cost_usd,
+                        1 AS answer
                     FROM message WHERE role = 'assistant' AND created_at >= ?1
                     UNION ALL
-                    SELECT model, provider, created_at, prompt_tokens, completion_tokens, cost_usd, 0
+                    SELECT model, provider, CAST(created_at / 86400 AS INTEGER), prompt_tokens, completion_tokens,
+                        cost_usd, 0
                     FROM compaction WHERE created_at >= ?1)
                 GROUP BY day, model, provider ORDER BY day DESC, model, provider
                 """, [since]
