@@ -196,4 +196,48 @@ struct MCPFeatureServerTests {
         #expect(problems.all.isEmpty, "\(problems.lines)")
         #expect(!result.isError && result.text.contains("21:00"), "\(result.text)")
     }
+
+    @Test(
+        "mcp-server-git: its tools on a repository the test makes, in the era the probe finds and pinned to 2025-11-25",
+        arguments: eras)
+    func gitServer(pin: String?) async throws {
+        let venv = try MCPTestVenv.directory.get()
+        let repository = NSTemporaryDirectory() + "chat-git-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: repository) }
+        try FileManager.default.createDirectory(atPath: repository, withIntermediateDirectories: true)
+        for arguments in [
+            ["init", "-q", "-b", "trunk"], ["config", "user.email", "t@example.com"], ["config", "user.name", "T"],
+        ] {
+            let git = Process()
+            git.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+            git.arguments = ["-C", repository] + arguments
+            try git.run()
+            git.waitUntilExit()
+            #expect(git.terminationStatus == 0)
+        }
+        try "hello\n".write(toFile: repository + "/notes.txt", atomically: true, encoding: .utf8)
+        let problems = ReportedProblems()
+        let entry = MCPServerEntry(
+            name: "git", command: venv + "/bin/mcp-server-git", arguments: ["--repository", repository],
+            startTimeout: 60, protocolVersion: pin)
+        let source = MCPToolSource([entry], clientVersion: "9.9", logPath: { _ in nil }, report: problems.report)
+        let status = await source.statuses().first
+        if let pin { #expect(status?.protocolVersion == pin) }
+        #expect(status?.protocolVersion != nil)
+        let names = await source.tools().compactMap { $0.origin?.tool }
+        #expect(names.contains("git_status") && names.contains("git_add"), "\(names)")
+        let before = try await call(source, "git_status", ["repo_path": .string(repository)])
+        #expect(!before.isError && before.text.contains("notes.txt"), "\(before.text)")
+        let added = try await call(
+            source, "git_add", ["repo_path": .string(repository), "files": .array([.string("notes.txt")])])
+        #expect(!added.isError, "\(added.text)")
+        let after = try await call(source, "git_status", ["repo_path": .string(repository)])
+        #expect(after.text.contains("new file") && after.text.contains("notes.txt"), "\(after.text)")
+        // A failed call is an error result, as the server meant it.
+        let wrong = try await call(
+            source, "git_add", ["repo_path": .string(repository + "/nowhere"), "files": .array([])])
+        #expect(wrong.isError, "\(wrong.text)")
+        await source.close()
+        #expect(problems.all.isEmpty, "\(problems.lines)")
+    }
 }
