@@ -16,8 +16,8 @@ package enum PDFText {
         case failed(String)
     }
 
-    /// The text of the PDF at `path` (UTF-8, pages in order) and its number of pages (the form
-    /// feeds `pdftotext` ends each page with).
+    /// The text of the PDF at `path` (UTF-8, its pages in order, a blank line apart) and its
+    /// number of pages (the form feeds `pdftotext` ends each page with).
     package static func extract(_ path: String) -> Result<(text: String, pages: Int), Failure> {
         guard let ends = ProcessSpawn.pipe() else { return .failure(.failed("could not create a pipe")) }
         var actions = posix_spawn_file_actions_t()
@@ -51,9 +51,14 @@ package enum PDFText {
         // 127: the shell's "not found", should a spawn report it only once the child runs.
         if status == 127 { return .failure(.missing) }
         guard status == 0 else { return .failure(.failed("pdftotext ended with status \(status)")) }
-        let pages = output.reduce(0) { $1 == 0x0C ? $0 + 1 : $0 }
-        let text = String(decoding: output, as: UTF8.self)
-        return .success((text, pages))
+        // Each page ends with a form feed: the pages, a blank line apart.
+        var pages = output.split(separator: 0x0C, omittingEmptySubsequences: false)
+        if pages.last?.isEmpty == true { pages.removeLast() }
+        let text =
+            pages.map { page in
+                String(decoding: page.reversed().drop { $0 == 0x0A }.reversed(), as: UTF8.self)
+            }.joined(separator: "\n\n") + "\n"
+        return .success((text, pages.count))
     }
 
     /// The text of the PDF `bytes` (standard input's), through a temporary file of its own.
