@@ -183,6 +183,13 @@ struct PDFCommandTests {
             ["--config", config, "--profile", "t", "--base-url", server.baseURL, "-f", path, "hi"])
         #expect(over.status == 2)
         #expect(over.stderr.contains("of text, over the 10 bytes a message may carry (max_file_bytes in the config)"))
+
+        // A PDF pdftotext cannot read: one line, nothing sent.
+        let broken = try write(chat, "broken.pdf", Array("%PDF-1.4\ngarbage\n".utf8))
+        let unread = try await chat.run(["--profile", "local", "--base-url", server.baseURL, "-f", broken, "hi"])
+        #expect(unread.status == 2)
+        #expect(
+            unread.stderr == "chat: error: cannot read the text of the PDF \(broken): pdftotext ended with status 1\n")
         #expect(server.requests.count == 1)
     }
 
