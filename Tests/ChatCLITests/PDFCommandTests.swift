@@ -52,6 +52,12 @@ struct PDFCommandTests {
                     ["type": "text", "text": "summarise"],
                     ["type": "file", "file": ["filename": "report.bin", "file_data": Self.dataURL]],
                 ]))
+
+        // `/file` in the REPL attaches it to the next message the same way.
+        let repl = try await chat.run(
+            ["--config", config, "--base-url", server.baseURL, "-i"], input: "/file \(path)\nsummarise\n")
+        #expect(repl.status == 0, "\(repl.stderr)")
+        #expect(try json(try firstUserContent(try body(server, 1))) == json(content))
     }
 
     @Test func aPDFGoesToAnthropicAsADocumentBlock() async throws {
