@@ -1,4 +1,5 @@
-/// The image formats vision models take, known by their first bytes, never by the file's name.
+/// The image formats vision models take, and PDFs, known by their first bytes, never by the
+/// file's name.
 enum ImageFormat {
     /// The MIME type of the image `bytes` hold (PNG, JPEG, GIF or WebP), or nil.
     static func mimeType(of bytes: [UInt8]) -> String? {
@@ -13,4 +14,12 @@ enum ImageFormat {
 
     /// The largest image chat attaches (OpenAI's limit per image).
     static let maximumBytes = 20 * 1_048_576
+
+    /// Whether `bytes` are a PDF's: `%PDF-` first, never the file's name.
+    static func isPDF(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: Array("%PDF-".utf8))
+    }
+
+    /// The largest PDF chat attaches (Anthropic's and OpenAI's limit per request and per file).
+    static let maximumPDFBytes = 32 * 1_048_576
 }

@@ -33,6 +33,8 @@ public struct ResolvedSettings: Sendable {
     public var notes: [SettingsNote] = []
     /// When answers are rendered as Markdown.
     public var render = RenderMode.auto
+    /// How an attached PDF goes to the model (`pdf`).
+    public var pdf = PDFHandling.native
     /// The most the run may spend, in US dollars (`max_cost`); nil: no limit.
     public var maxCost: Double?
     /// What models cost: the config's `prices`, then chat's own table.

@@ -15,6 +15,7 @@ public struct SettingsResolver {
     static let builtInProfiles: [String: ConfigLevel] = [
         "local": ConfigLevel(values: [
             "base_url": .text("http://127.0.0.1:8080/v1"), "model": .text("local"), "images": .boolean(false),
+            "pdf": .text(PDFHandling.text.rawValue),
         ]),
         "anthropic": ConfigLevel(
             values: ProviderKind.anthropic.defaults.merging(["provider": .text(ProviderKind.anthropic.rawValue)]) {

@@ -126,6 +126,12 @@ public enum SettingsTable {
             about:
                 "Whether the model takes images: false sends a note in the place of each image (a tool's, or one "
                 + "in an earlier message) and refuses images attached to a message."),
+        Setting(
+            "pdf", .choice(PDFHandling.allCases.map(\.rawValue)), default: .text(PDFHandling.native.rawValue),
+            to: { $0.pdf = $1 },
+            about:
+                "How an attached PDF goes to the model: `native` (the file itself, for models that read PDFs) or "
+                + "`text` (its text, extracted with `pdftotext` from poppler-utils, within `max_file_bytes`)."),
         // Anthropic's (the resolver refuses thinking_budget for another provider)
         Setting(
             "thinking_budget", .wholeNumber(minimum: 1024), to: { $0.server.thinkingBudget = $1 },

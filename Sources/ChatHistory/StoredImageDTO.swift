@@ -1,7 +1,7 @@
 import ChatJSON
 
-/// An attached image as the history and `/save` files keep it: what identifies it, never its
-/// bytes.
+/// An attached image or PDF as the history and `/save` files keep it: what identifies it, never
+/// its bytes.
 struct StoredImageDTO: JSONFields, Equatable {
     var path = ""
     var mime_type = ""

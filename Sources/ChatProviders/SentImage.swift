@@ -3,11 +3,13 @@ import ChatDomain
 /// How an image goes to a model, whoever sent it (a person, a tool): its bytes as they are, of
 /// the type its part names (never sniffed, never decoded), or a note in its place — when its
 /// bytes are gone (a conversation continued from the history), when the profile's model takes
-/// no images (`images: false`), or when no provider's API takes its type. The same words
-/// whichever provider sends it.
+/// no images (`images: false`), or when no provider's API takes its type. A PDF goes as a file
+/// of its own (`pdf`), whatever `images` says. The same words whichever provider sends it.
 enum SentImage: Equatable {
     /// The image itself: its type and bytes.
     case bytes(mimeType: String, data: [UInt8])
+    /// A PDF: its file name (without directories) and bytes.
+    case pdf(fileName: String, data: [UInt8])
     /// A note in the image's place.
     case note(String)
 
@@ -18,6 +20,10 @@ enum SentImage: Equatable {
     init(_ image: ImageAttachment, takesImages: Bool) {
         guard let data = image.data else {
             self = .note(image.unavailableNote)
+            return
+        }
+        if image.isPDF {
+            self = .pdf(fileName: image.fileName, data: data)
             return
         }
         guard takesImages else {
@@ -32,10 +38,17 @@ enum SentImage: Equatable {
         self = .bytes(mimeType: type, data: data)
     }
 
-    /// The image as a `data:` URL (base64), for the OpenAI APIs; nil for a note.
+    /// The image as a `data:` URL (base64), for the OpenAI APIs; nil for a note or a PDF.
     var dataURL: String? {
         guard case .bytes(let type, let data) = self else { return nil }
         return "data:\(type);base64,\(Base64.encode(data))"
+    }
+
+    /// The PDF as a `data:` URL (base64), for the OpenAI APIs' `file_data`; nil for an image or
+    /// a note.
+    var pdfDataURL: String? {
+        guard case .pdf(_, let data) = self else { return nil }
+        return "data:\(ImageAttachment.pdfMimeType);base64,\(Base64.encode(data))"
     }
 
     /// `[image/png, 71 bytes: WHAT]`: what a request says in the place of `image`.

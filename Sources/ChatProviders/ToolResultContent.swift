@@ -26,6 +26,7 @@ struct ToolResultContent: Equatable {
                 let sent = SentImage(image, takesImages: takesImages)
                 switch sent {
                 case .note(let note): append(note)
+                case .pdf: append(SentImage.note(image, "not sent, a PDF goes only with a person's message"))
                 case .bytes: pieces.append(.image(sent, image))
                 }
             case .toolCall, .toolResult, .thinking: continue

@@ -1,7 +1,7 @@
 import ChatDomain
 
-/// An attached image read from its file: once when it is attached, and again when a stored
-/// conversation that holds it is continued.
+/// An attached image or PDF read from its file: once when it is attached, and again when a
+/// stored conversation that holds it is continued.
 package enum ImageFile {
     /// The attachment for the image `bytes` read from `path`.
     package static func attachment(path: String, mimeType: String, bytes: [UInt8]) -> ImageAttachment {

@@ -57,7 +57,7 @@ struct InteractiveMode {
             role: session.settings.role,
             attachmentReader: FileAttachmentReader(
                 limit: session.settings.maxFileBytes, home: session.environment["HOME"],
-                takesImages: session.settings.server.takesImages),
+                takesImages: session.settings.server.takesImages, pdf: session.settings.pdf),
             attachments: session.attachments, temporaryDirectory: session.environment["TMPDIR"],
             schemaChecker: ResponseSchemaChecker(), reasoning: session.reasoning, spending: session.spending)
         parts.tools = session.tools

@@ -180,7 +180,7 @@ struct SessionBuilder {
                     defer { if bytes != nil { bytes = [] } }
                     return bytes
                 }
-            }, takesImages: settings.server.takesImages)
+            }, takesImages: settings.server.takesImages, pdf: settings.pdf)
         switch reader.read(options.files, adding: Attachments()) {
         case .success(let attachments): return attachments
         case .failure(let error): throw RunFailure(message: ErrorWording.line(for: error), status: 2)

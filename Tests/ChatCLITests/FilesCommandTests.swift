@@ -89,7 +89,7 @@ struct FilesCommandTests {
             ),
             (
                 ["-f", binary],
-                "\(binary) is a binary file: only text files and PNG, JPEG, GIF or WebP images can be attached"
+                "\(binary) is a binary file: only text files, PDFs and PNG, JPEG, GIF or WebP images can be attached"
             ),
             (["-f", chat.home + "/none.txt"], "\(chat.home)/none.txt: no such file"),
             (["-f", chat.home + "/*.zz"], "no file matches \(chat.home)/*.zz"),

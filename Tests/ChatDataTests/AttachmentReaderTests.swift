@@ -1,4 +1,5 @@
 import ChatDomain
+import ChatTestSupport
 import Foundation
 import Testing
 
@@ -82,6 +83,40 @@ private let webp: [UInt8] = Array("RIFF".utf8) + [4, 0, 0, 0] + Array("WEBPVP8 "
         #expect(reader.read(["-"], adding: existing) == .failure(.imageNotTaken(path: "(stdin)")))
         #expect(reader.read([root + "/*.png"], adding: existing) == .failure(.imageNotTaken(path: picture)))
         #expect(try reader.read([text], adding: existing).get().texts.map(\.path) == ["kept", text])
+    }
+
+    @Test func aPDFIsKnownByItsFirstBytesAndHeldTo32MiBWhateverTheTextLimitAndImagesSay() throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let pdf = minimalPDF(pages: ["Hello"])
+        let limit = 32 * 1_048_576
+        let most = try write("most.dat", pdf + Array(repeating: 0x20, count: limit - pdf.count))
+        let over = try write("over.pdf", pdf + Array(repeating: 0x20, count: limit + 1 - pdf.count))
+        let reader = FileAttachmentReader(limit: 10, home: root, takesImages: false)
+        let read = try reader.read([most], adding: Attachments()).get()
+        #expect(read.texts.isEmpty)
+        #expect(read.images.map(\.mimeType) == ["application/pdf"])
+        #expect(read.images.first?.byteCount == limit)
+        #expect(read.images.first?.fileName == "most.dat")
+        #expect(
+            reader.read([over], adding: Attachments())
+                == .failure(.pdfTooLarge(path: over, bytes: limit + 1, limit: limit)))
+        // Read whole first (standard input): the same limit.
+        let piped = FileAttachmentReader(
+            limit: 10, home: root,
+            standardInput: { @Sendable () -> [UInt8]? in pdf + Array(repeating: 0x20, count: limit) })
+        #expect(
+            piped.read(["-"], adding: Attachments())
+                == .failure(.pdfTooLarge(path: "(stdin)", bytes: pdf.count + limit, limit: limit)))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext"), "needs pdftotext"))
+    func withPDFTextAPipedPDFGoesAsItsText() throws {
+        let pdf = minimalPDF(pages: ["One", "Two", "Three"])
+        let reader = FileAttachmentReader(
+            limit: 1000, home: root, standardInput: { @Sendable () -> [UInt8]? in pdf }, pdf: .text)
+        let read = try reader.read(["-"], adding: Attachments()).get()
+        #expect(read.images.isEmpty)
+        #expect(read.texts == [TextAttachment(path: "(stdin) (PDF, 3 pages, its text)", text: "One\n\nTwo\n\nThree\n")])
     }
 
     @Test func aGlobAttachesTheFilesItMatchesAndDashIsStandardInput() throws {

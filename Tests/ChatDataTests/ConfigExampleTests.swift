@@ -26,6 +26,7 @@ import Testing
         let builtIn = try #require(SettingsResolver.builtInProfiles["local"])
         #expect(example == builtIn)
         #expect(example["images"] == .boolean(false))
+        #expect(example["pdf"] == .text("text"))
     }
 
     @Test func exampleConfigShowsEveryKey() throws {

@@ -1,5 +1,5 @@
 /// The files attached to the next message: text files, as fenced blocks after the text, and
-/// images, as parts of their own.
+/// images and PDFs (`ImageAttachment`), as parts of their own.
 public struct Attachments: Sendable, Equatable {
     /// The text files, in the order given.
     public var texts: [TextAttachment]

@@ -1,9 +1,10 @@
-/// An image attached to a message, for models that see. The history keeps what identifies it
-/// (path, type, size, SHA-256), never its bytes; the bytes are here while the file is known.
+/// A file attached to a message by its bytes: an image, for models that see, or a PDF
+/// (`application/pdf`), for models that read them. The history keeps what identifies it (path,
+/// type, size, SHA-256), never its bytes; the bytes are here while the file is known.
 public struct ImageAttachment: Sendable, Equatable {
     /// The path as given.
     public var path: String
-    /// `image/png`, `image/jpeg`, `image/gif` or `image/webp`.
+    /// `image/png`, `image/jpeg`, `image/gif`, `image/webp`, or `application/pdf`.
     public var mimeType: String
     /// The file's size in bytes.
     public var byteCount: Int
@@ -22,8 +23,19 @@ public struct ImageAttachment: Sendable, Equatable {
         self.data = data
     }
 
-    /// What a request carries in place of an image whose bytes are gone.
+    /// The MIME type of a PDF.
+    public static let pdfMimeType = "application/pdf"
+
+    /// Whether it is a PDF, not an image.
+    public var isPDF: Bool { mimeType == Self.pdfMimeType }
+
+    /// The file's name without its directories (`report.pdf`), as a PDF goes to a server.
+    public var fileName: String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// What a request carries in place of an image or a PDF whose bytes are gone.
     public var unavailableNote: String {
-        "[image \(path) is no longer available]"
+        "[\(isPDF ? "PDF" : "image") \(path) is no longer available]"
     }
 }

@@ -1,5 +1,6 @@
-/// One part of a message, in the order written: text, an image, or, with tools, a call the model
-/// makes or the result of one; an answer may hold the provider's thinking blocks, to send back.
+/// One part of a message, in the order written: text, an image or a PDF (`ImageAttachment`, its
+/// `isPDF`), or, with tools, a call the model makes or the result of one; an answer may hold the
+/// provider's thinking blocks, to send back.
 public enum MessagePart: Sendable, Equatable {
     case text(String)
     case image(ImageAttachment)

@@ -14,6 +14,12 @@ public enum AttachmentError: Error, Sendable, Equatable {
     case imageTooLarge(path: String, bytes: Int, limit: Int)
     /// An image, and the profile's model takes none (`images: false`).
     case imageNotTaken(path: String)
+    /// A PDF over the size servers accept.
+    case pdfTooLarge(path: String, bytes: Int, limit: Int)
+    /// A PDF to send as its text (`pdf: text`), and no `pdftotext` on the PATH.
+    case pdfToTextMissing(path: String)
+    /// `pdftotext` could not read the PDF; what it said.
+    case pdfUnreadable(path: String, reason: String)
     /// Standard input cannot be attached here (it is the terminal, or it was read already).
     case standardInputUnavailable
     /// The file could not be read; the reason as the system gives it.

@@ -101,10 +101,11 @@ public struct HistoryPresenter {
         "branched from \(origin.conversationID) at turn \(origin.turn)"
     }
 
-    /// An attached image as the history knows it: the image itself is not stored.
+    /// An attached image or PDF as the history knows it: the file itself is not stored.
     public static func describe(_ image: ImageAttachment) -> String {
-        "[image \(image.path), \(ByteCount.text(image.byteCount)) \(image.mimeType), sha256 "
-            + "\(image.sha256.prefix(12))…; the history keeps this, not the image"
+        let kind = image.isPDF ? "PDF" : "image"
+        return "[\(kind) \(image.path), \(ByteCount.text(image.byteCount)) \(image.mimeType), sha256 "
+            + "\(image.sha256.prefix(12))…; the history keeps this, not the \(kind)"
             + (image.data == nil ? "; the file is no longer there as it was]" : "]")
     }
 

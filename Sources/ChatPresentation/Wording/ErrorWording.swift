@@ -178,7 +178,8 @@ public enum ErrorWording {
         case .noMatch(let pattern):
             return "no file matches \(pattern)"
         case .binary(let path):
-            return "\(path) is a binary file: only text files and PNG, JPEG, GIF or WebP images can be attached"
+            return
+                "\(path) is a binary file: only text files, PDFs and PNG, JPEG, GIF or WebP images can be attached"
         case .tooMuchText(let bytes, let limit):
             return
                 "the attached files hold \(ByteCount.text(bytes)) of text, over the \(ByteCount.text(limit)) a message "
@@ -189,6 +190,14 @@ public enum ErrorWording {
             return
                 "\(path) is an image, and this profile's model takes no images (images: false in the config): use "
                 + "a profile whose model does, e.g. --profile NAME, or set images to true in this profile"
+        case .pdfTooLarge(let path, let bytes, let limit):
+            return "\(path) is \(ByteCount.text(bytes)), over the \(ByteCount.text(limit)) a PDF may be"
+        case .pdfToTextMissing(let path):
+            return
+                "\(path) is a PDF to send as text (pdf: text), and pdftotext is not on the PATH: install poppler-utils "
+                + "(apt-get install poppler-utils, or brew install poppler), or set pdf to native to send the file"
+        case .pdfUnreadable(let path, let reason):
+            return "cannot read the text of the PDF \(path): \(reason)"
         case .standardInputUnavailable:
             return
                 "- (standard input) can be attached only from the command line, with text piped in: cat x | chat -f - …"

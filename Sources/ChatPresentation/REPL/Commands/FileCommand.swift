@@ -5,7 +5,7 @@ import ChatDomain
 struct FileCommand: SlashCommand {
     let names = ["file"]
     let usage = "/file PATH..."
-    let summary = "attach files (text or images) to the next message"
+    let summary = "attach files (text, images or PDFs) to the next message"
 
     func completions(for argument: String, in context: CompletionContext) -> [String] {
         context.source.paths(completing: CompletionContext.lastWord(of: argument))

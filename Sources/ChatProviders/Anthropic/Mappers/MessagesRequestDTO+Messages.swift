@@ -165,11 +165,16 @@ extension MessagesRequestDTO {
             + message.images.map { imageBlock($0, takesImages: takesImages) }
     }
 
-    /// An image as a base64 `source` block, or a note in its place (`SentImage`).
+    /// An image as a base64 `source` block, a PDF as a `document` block, or a note in its place
+    /// (`SentImage`).
     private static func imageBlock(_ image: ImageAttachment, takesImages: Bool) -> BlockDTO {
         switch SentImage(image, takesImages: takesImages) {
         case .bytes(let type, let data):
             BlockDTO(type: "image", source: ImageSourceDTO(media_type: type, data: Base64.encode(data)))
+        case .pdf(_, let data):
+            BlockDTO(
+                type: "document",
+                source: ImageSourceDTO(media_type: ImageAttachment.pdfMimeType, data: Base64.encode(data)))
         case .note(let note):
             BlockDTO(type: "text", text: note)
         }

@@ -54,7 +54,10 @@ struct ChatCompletionRequestDTO: JSONFields, Equatable {
             switch self {
             case .text(let text): text.utf8.count
             case .parts(let parts):
-                parts.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) + ($1.image_url?.url.utf8.count ?? 0) + 48 }
+                parts.reduce(0) {
+                    $0 + ($1.text?.utf8.count ?? 0) + ($1.image_url?.url.utf8.count ?? 0)
+                        + ($1.file?.file_data.utf8.count ?? 0) + 48
+                }
             case .none: 0
             }
         }
@@ -107,17 +110,31 @@ struct ChatCompletionRequestDTO: JSONFields, Equatable {
         ].sortedByName()
     }
 
-    /// `{"type": "text", "text": …}` or `{"type": "image_url", "image_url": {"url": …}}`.
+    /// `{"type": "text", "text": …}`, `{"type": "image_url", "image_url": {"url": …}}` or
+    /// `{"type": "file", "file": {"filename": …, "file_data": "data:application/pdf;base64,…"}}`.
     struct PartDTO: JSONFields, Equatable {
         var type = ""
         var text: String?
         var image_url: ImageURLDTO?
+        var file: FileDTO?
 
         static let fields: [JSONField<Self>] = [
             JSONField("type", { $0.type }, { $0.type = $1 }),
             JSONField("text", optional: { $0.text }, { $0.text = $1 }),
             JSONField("image_url", optional: { $0.image_url }, { $0.image_url = $1 }),
+            JSONField("file", optional: { $0.file }, { $0.file = $1 }),
         ].sortedByName()
+    }
+
+    /// A file part's file: its name and its bytes as a `data:` URL.
+    struct FileDTO: JSONFields, Equatable {
+        var filename = ""
+        var file_data = ""
+
+        static let fields: [JSONField<Self>] = [
+            JSONField("file_data", { $0.file_data }, { $0.file_data = $1 }),
+            JSONField("filename", { $0.filename }, { $0.filename = $1 }),
+        ]
     }
 
     struct ImageURLDTO: JSONFields, Equatable {

@@ -86,7 +86,7 @@ extension ChatCompletionRequestDTO {
 extension ChatCompletionRequestDTO.MessageDTO {
     /// A message as the wire carries it: its text as a string; with images, a text part and an
     /// `image_url` part per image, its bytes in a `data:` URL (or a note where they are gone, or
-    /// the model takes none: `SentImage`). Another provider's thinking blocks, which this API
+    /// the model takes none: `SentImage`), and a `file` part per PDF. Another provider's thinking blocks, which this API
     /// cannot take back, go before the text as `[thinking: …]` (a redacted block's opaque data
     /// is left out).
     init(_ message: ChatMessage, takesImages: Bool = true) {
@@ -110,6 +110,8 @@ extension ChatCompletionRequestDTO.MessageDTO {
             let sent = SentImage(image, takesImages: takesImages)
             if let url = sent.dataURL {
                 parts.append(Part(type: "image_url", image_url: ChatCompletionRequestDTO.ImageURLDTO(url: url)))
+            } else if case .pdf(let name, _) = sent, let url = sent.pdfDataURL {
+                parts.append(Part(type: "file", file: ChatCompletionRequestDTO.FileDTO(filename: name, file_data: url)))
             } else if case .note(let note) = sent {
                 parts.append(Part(type: "text", text: note))
             }

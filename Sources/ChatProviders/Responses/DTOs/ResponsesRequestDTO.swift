@@ -72,23 +72,30 @@ struct ResponsesRequestDTO: JSONFields, Equatable {
     }
 
     /// A message's content part: `input_text` or `output_text` (`text`), `input_image`
-    /// (`image_url`, a data URL, and `detail`).
+    /// (`image_url`, a data URL, and `detail`), `input_file` (`filename` and `file_data`, a data
+    /// URL).
     struct PartDTO: JSONFields, Equatable {
         var type = ""
         var text: String?
         var image_url: String?
         var detail: String?
+        var filename: String?
+        var file_data: String?
 
         static let fields: [JSONField<Self>] = [
             JSONField("type", { $0.type }, { $0.type = $1 }),
             JSONField("text", optional: { $0.text }, { $0.text = $1 }),
             JSONField("image_url", optional: { $0.image_url }, { $0.image_url = $1 }),
             JSONField("detail", optional: { $0.detail }, { $0.detail = $1 }),
+            JSONField("filename", optional: { $0.filename }, { $0.filename = $1 }),
+            JSONField("file_data", optional: { $0.file_data }, { $0.file_data = $1 }),
         ].sortedByName()
 
         /// About how many bytes `parts` take written.
         static func estimatedSize(_ parts: [PartDTO]) -> Int {
-            parts.reduce(0) { $0 + ($1.text?.utf8.count ?? 0) + ($1.image_url?.utf8.count ?? 0) + 32 }
+            parts.reduce(0) {
+                $0 + ($1.text?.utf8.count ?? 0) + ($1.image_url?.utf8.count ?? 0) + ($1.file_data?.utf8.count ?? 0) + 32
+            }
         }
     }
 

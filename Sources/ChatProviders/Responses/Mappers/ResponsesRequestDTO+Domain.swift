@@ -182,10 +182,12 @@ extension ResponsesRequestDTO {
                 })
         }
 
-        /// An image as an `input_image` part (a data URL, `detail` `auto`), or its note as text.
+        /// An image as an `input_image` part (a data URL, `detail` `auto`), a PDF as an
+        /// `input_file` part, or its note as text.
         private static func part(_ image: SentImage) -> PartDTO {
             switch image {
             case .bytes: PartDTO(type: "input_image", image_url: image.dataURL, detail: "auto")
+            case .pdf(let name, _): PartDTO(type: "input_file", filename: name, file_data: image.pdfDataURL)
             case .note(let note): PartDTO(type: "input_text", text: note)
             }
         }
