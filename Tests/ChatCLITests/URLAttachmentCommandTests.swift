@@ -82,6 +82,21 @@ struct URLAttachmentCommandTests {
         #expect(first?["content"] as? String == sent)
     }
 
+    @Test func fileInTheREPLFetchesAPageForTheNextMessage() async throws {
+        let server = try site()
+        defer { server.stop() }
+        let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-test"])
+        let base = "http://127.0.0.1:\(server.port)"
+        let result = try await chat.run(
+            ["--base-url", server.baseURL, "-i"], input: "/file \(base)/gone\n/file \(base)/notes\nsummarise\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("chat: error: \(base)/gone: the server answered 404; nothing attached\n"))
+        #expect(server.requests.map(\.path) == ["/gone", "/notes", "/v1/chat/completions"])
+        #expect(
+            try lastUserText(server.requests[2])
+                == "summarise\n\n\(base)/notes\n```\n# Release notes\n\nVersion **2** is out.\n```")
+    }
+
     @Test func aPageThatCannotBeFetchedIsOneLineAndNothingIsSent() async throws {
         let server = try site()
         defer { server.stop() }
@@ -89,7 +104,7 @@ struct URLAttachmentCommandTests {
         let config = try chat.writeConfig(#"{"max_file_bytes": 2048}"#)
         let base = "http://127.0.0.1:\(server.port)"
         for (url, status, message) in [
-            ("\(base)/gone", Int32(1), "\(base)/gone: the server answered 404; nothing attached"),
+            ("\(base)/gone", Int32(1), "\(base)/gone: the server answered 404"),
             (
                 "\(base)/big", 1,
                 "\(base)/big: the page is over the 2 KiB a fetched page may be (max_file_bytes in the config for text)"

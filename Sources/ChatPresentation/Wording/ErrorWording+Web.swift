@@ -8,7 +8,7 @@ extension ErrorWording {
             return "\(ServerText.line(text, limit: 200)) is not a URL chat can fetch: only http:// and https:// pages "
                 + "can be attached"
         case .status(let url, let status):
-            return "\(url): the server answered \(status); nothing attached"
+            return "\(url): the server answered \(status)"
         case .tooManyRedirects(let url, let limit):
             return "\(url): more than \(limit) redirects; gave up"
         case .badRedirect(let url):
@@ -20,7 +20,7 @@ extension ErrorWording {
             return "\(url) is \(ServerText.line(mediaType, limit: 80)): only HTML, text, JSON and PNG, JPEG, GIF "
                 + "or WebP images can be attached from a URL"
         case .pdf(let url):
-            return "\(url) is a PDF: PDFs from URLs come with PDF support; nothing attached"
+            return "\(url) is a PDF: PDFs from URLs come with PDF support"
         case .transfer(let url, .connection(.refused, let message)):
             return "\(url): connection failed: \(ServerText.line(message)) (nothing answers at that address)"
         case .transfer(let url, .connection(.hostNotFound, let message)):
