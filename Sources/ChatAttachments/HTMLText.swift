@@ -229,7 +229,12 @@ struct HTMLText {
         guard let (start, href) = links.popLast(), start < out.count else { return }
         let label = out[(start + 1)...]
         if label.allSatisfy({ $0 == 0x20 || $0 == 0x0A }) {
+            // A link with no text leaves nothing, not even the space written before its `[`.
             out.removeSubrange(start...)
+            if out.last == 0x20 {
+                out.removeLast()
+                pendingSpace = true
+            }
             return
         }
         if let target = href.flatMap(linkTarget) {

@@ -228,6 +228,30 @@ struct WebAttachmentTests {
                 == .failure(.tooMuchText(bytes: 1200, limit: 1000)))
     }
 
+    @Test func untidyHTMLIsReadAsBrowsersReadIt() throws {
+        let base = try #require(WebAddress("https://site.example/dir/page"))
+        let html = """
+            <!-- a comment with <p>markup</p> --><P CLASS='x'>Upper <B>case</B> tags, 1 < 2 &amp;&amp; 3 > 2
+            <p>unclosed paragraph<p>next one
+            <DIV hidden><div>nested</div> still hidden</DIV><div>shown</div>
+            <a href="javascript:void(0)">script link</a> <a href="#top">here</a> <a href="x"> </a>
+            <a href='../up?q=1'>up</a> <a href=mailto:me@site.example>mail</a>
+            <script>if (a < b) { document.write("</p>") }</script><h3>End</h3>
+            """
+        #expect(
+            HTMLText.markdown(html, base: base) == """
+                Upper **case** tags, 1 < 2 && 3 > 2
+
+                unclosed paragraph
+
+                next one
+                shown
+                script link here [up](https://site.example/up?q=1) [mail](mailto:me@site.example)
+
+                ### End
+                """)
+    }
+
     @Test func relativeLocationsResolveAsBrowsersResolveThem() throws {
         let base = try #require(WebAddress("http://h:8/a/b/c?q=1#f"))
         #expect(base.text == "http://h:8/a/b/c?q=1")
