@@ -97,6 +97,29 @@ struct URLAttachmentCommandTests {
                 == "summarise\n\n\(base)/notes\n```\n# Release notes\n\nVersion **2** is out.\n```")
     }
 
+    @Test func verboseShowsThePagesRequestsWithNothingOfTheAPIs() async throws {
+        let server = try site()
+        defer { server.stop() }
+        let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-verbose-SECRET"])
+        let base = "http://127.0.0.1:\(server.port)"
+        let result = try await chat.run(["--base-url", server.baseURL, "-v", "-f", base + "/start", "hi"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let stderr = result.stderr
+        #expect(stderr.contains("> GET \(base)/start\n> Accept: "))
+        #expect(stderr.contains("< HTTP 302 after "))
+        #expect(stderr.contains("> GET \(base)/notes\n> Accept: "))
+        #expect(stderr.contains("> Authorization: [redacted]"))
+        #expect(!stderr.contains("SECRET"))
+        // Each page request's header fields, as `-v` lists them: Accept alone.
+        let lines = stderr.split(separator: "\n")
+        let gets = lines.indices.filter { lines[$0].hasPrefix("> GET") }
+        #expect(gets.count == 2)
+        for index in gets {
+            let fields = lines[(index + 1)...].prefix { $0.hasPrefix("> ") }
+            #expect(fields.map { $0.prefix(9) } == ["> Accept:"], "\(fields)")
+        }
+    }
+
     @Test func aPageThatCannotBeFetchedIsOneLineAndNothingIsSent() async throws {
         let server = try site()
         defer { server.stop() }
