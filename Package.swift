@@ -96,7 +96,7 @@ let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], 
 //   ChatOAuth         signing in to MCP servers (OAuth 2.1)    → ChatDomain, ChatJSON, ChatSystem, ChatHTTP
 //   ChatMCP           MCP servers' tools, stdio and HTTP       → ChatDomain, ChatJSON, ChatSystem, ChatHTTP, ChatOAuth
 //   ChatHistory       the SQLite history                       → ChatDomain, ChatJSON, ChatSystem, ChatCatalogue, CSQLite
-//   ChatAttachments   files and images attached to a message   → ChatDomain, ChatSystem
+//   ChatAttachments   files, images and pages attached         → ChatDomain, ChatJSON, ChatSystem, ChatHTTP
 //   ChatConfig        every setting decided                    → ChatDomain, ChatJSON, ChatSystem, ChatCatalogue, ChatHTTP, ChatMCP, ChatOAuth
 //   ChatRendering     Markdown and code drawn for a terminal   → ChatDomain
 //   ChatPresentation  REPL, renderers, wording                 → ChatDomain, ChatJSON, ChatRendering
@@ -153,7 +153,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("sqlite3", .when(configuration: .debug))]
                 + releaseLinking("sqlite3", statically: staticSQLite, archives: ["libsqlite3.a"])
         ),
-        .target(name: "ChatAttachments", dependencies: ["ChatDomain", "ChatSystem"], swiftSettings: crossModule),
+        .target(
+            name: "ChatAttachments", dependencies: ["ChatDomain", "ChatJSON", "ChatSystem", "ChatHTTP"],
+            swiftSettings: crossModule),
         .target(
             name: "ChatConfig",
             dependencies: [

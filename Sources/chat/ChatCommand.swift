@@ -139,7 +139,7 @@ enum ChatCommand {
         do throws(RunFailure) {
             let fallback = try await builder.fallback(settings, client: client)
             let session = try await builder.session(
-                settings, repository, modelList, history: history, fallback: fallback)
+                settings, repository, modelList, history: history, fallback: fallback, client: client)
             let status = await ChatMode(
                 session: session, options: options, console: console, connectAhead: repository.preconnect
             ).run()

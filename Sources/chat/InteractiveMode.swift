@@ -55,9 +55,7 @@ struct InteractiveMode {
             makeRenderer: session.makeRenderer, promptStyle: promptStyle, clipboard: session.clipboard,
             roles: session.settings.roles.map(RolePlaceholders(environment: session.environment).fill),
             role: session.settings.role,
-            attachmentReader: FileAttachmentReader(
-                limit: session.settings.maxFileBytes, home: session.environment["HOME"],
-                takesImages: session.settings.server.takesImages, pdf: session.settings.pdf),
+            attachmentReader: session.attachmentReader,
             attachments: session.attachments, temporaryDirectory: session.environment["TMPDIR"],
             schemaChecker: ResponseSchemaChecker(), reasoning: session.reasoning, spending: session.spending)
         parts.tools = session.tools

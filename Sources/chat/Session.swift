@@ -19,6 +19,8 @@ struct Session {
     var continuing: Conversation?
     /// Files attached to the (first) message with `-f`.
     var attachments = Attachments()
+    /// What the REPL's `/file` attaches with (files, and pages from URLs).
+    var attachmentReader: (any AttachmentReader)?
     /// `--code`: only the code of the answer's code blocks on stdout.
     var codeOnly = false
     /// `--json`: the answer's events as JSON lines on stdout.

@@ -81,10 +81,11 @@ struct SessionBuilder {
 
     /// The session of a chat: the use case over `repository`, the history (`history(_:)`, opened
     /// while the rest starts), the conversation `-c` or `--conversation` continues, and the files
-    /// `-f` attaches.
+    /// `-f` attaches (a URL fetched with `client`).
     func session(
         _ settings: ResolvedSettings, _ repository: ServerGPTRepository, _ modelList: ModelListRepository,
-        history: (store: SQLiteConversationStore?, warnings: HistoryWarnings)?, fallback: AnswerFallback? = nil
+        history: (store: SQLiteConversationStore?, warnings: HistoryWarnings)?, fallback: AnswerFallback? = nil,
+        client: CurlHTTPClient
     ) async throws(RunFailure) -> Session {
         let (store, historyWarnings) = history ?? self.history(settings)
         let tools = toolLoop(settings)
@@ -104,7 +105,9 @@ struct SessionBuilder {
         if options.continueLast || options.conversationID != nil {
             session.continuing = try await continuing(store)
         }
-        session.attachments = try await attachments(settings)
+        let readers = AttachmentReaders(settings: settings, client: client, environment: console.environment)
+        session.attachmentReader = readers.reader()
+        session.attachments = try await attachments(readers)
         return session
     }
 
@@ -166,24 +169,25 @@ struct SessionBuilder {
         }
     }
 
-    /// The files `-f` attaches, every one read before anything is sent; one that cannot go stops
-    /// the run. `-` is standard input, read once (a second `-` finds it at its end).
-    private func attachments(_ settings: ResolvedSettings) async throws(RunFailure) -> Attachments {
+    /// The files `-f` attaches, every one read (a URL fetched) before anything is sent; one that
+    /// cannot go stops the run. `-` is standard input, read once (a second `-` finds it at its end).
+    private func attachments(_ readers: AttachmentReaders) async throws(RunFailure) -> Attachments {
         guard !options.files.isEmpty else { return Attachments() }
         let piped: [UInt8]? =
             options.files.contains("-") && !StandardInput.isTerminal ? await StandardInput.bytes() : nil
         let unread = Mutex(piped)
-        let reader = FileAttachmentReader(
-            limit: settings.maxFileBytes, home: console.environment["HOME"],
-            standardInput: {
-                unread.withLock { bytes in
-                    defer { if bytes != nil { bytes = [] } }
-                    return bytes
-                }
-            }, takesImages: settings.server.takesImages, pdf: settings.pdf)
-        switch reader.read(options.files, adding: Attachments()) {
+        let reader = readers.reader(standardInput: {
+            unread.withLock { bytes in
+                defer { if bytes != nil { bytes = [] } }
+                return bytes
+            }
+        })
+        switch await reader.read(options.files, adding: Attachments()) {
         case .success(let attachments): return attachments
-        case .failure(let error): throw RunFailure(message: ErrorWording.line(for: error), status: 2)
+        case .failure(let error):
+            // A page that could not be fetched is a network failure, as a failed request is.
+            let fetching = if case .web(let failure) = error { failure.isNetworkFailure } else { false }
+            throw RunFailure(message: ErrorWording.line(for: error), status: fetching ? 1 : 2)
         }
     }
 }

@@ -6,6 +6,8 @@ public enum AttachmentError: Error, Sendable, Equatable {
     case directory(path: String)
     /// A pattern that matched no file.
     case noMatch(pattern: String)
+    /// A page given by its URL could not be fetched or attached.
+    case web(WebAttachmentFailure)
     /// A file that is neither text (UTF-8, no NUL bytes) nor an image of a known kind.
     case binary(path: String)
     /// The text of the files for one message is over the limit.

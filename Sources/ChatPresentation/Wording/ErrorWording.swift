@@ -177,6 +177,8 @@ public enum ErrorWording {
                 "\(path) is a directory: attach its files with a glob, e.g. -f '\(pattern)' (quoted, chat expands it)"
         case .noMatch(let pattern):
             return "no file matches \(pattern)"
+        case .web(let failure):
+            return line(for: failure)
         case .binary(let path):
             return
                 "\(path) is a binary file: only text files, PDFs and PNG, JPEG, GIF or WebP images can be attached"

@@ -1,7 +1,8 @@
 import ChatDomain
 
 /// `/file PATH…`: attach files to the next message (text files as fenced blocks, images as
-/// image parts); a quoted glob pattern attaches what it matches.
+/// image parts); a quoted glob pattern attaches what it matches, and an `http(s)` URL the page
+/// fetched from it.
 struct FileCommand: SlashCommand {
     let names = ["file"]
     let usage = "/file PATH..."
@@ -21,7 +22,7 @@ struct FileCommand: SlashCommand {
             return .proceed
         }
         let paths = argument.split(whereSeparator: \.isWhitespace).map(String.init)
-        switch reader.read(paths, adding: context.attachments) {
+        switch await reader.read(paths, adding: context.attachments) {
         case .success(let all):
             let added = all.count - context.attachments.count
             context.attachments = all
