@@ -28,7 +28,7 @@ struct ToolResultContent: Equatable {
                 case .note(let note): append(note)
                 case .bytes: pieces.append(.image(sent, image))
                 }
-            case .toolCall, .toolResult, .thinking: continue
+            case .toolCall, .toolResult, .thinking, .webSearch: continue
             }
         }
         guard result.isError else { return }
