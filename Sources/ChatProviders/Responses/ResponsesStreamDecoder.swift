@@ -12,7 +12,8 @@ import ChatJSON
 ///
 /// The server's web search: each `web_search_call` item is `.searching` (its query, as soon as
 /// an item says it) and, when done, `.searched` (to be sent back); each `url_citation`
-/// annotation is `.cited`; the usage counts the searches.
+/// annotation is `.cited` (as its event comes, and again in the message item done); the usage
+/// counts the searches.
 struct ResponsesStreamDecoder: StreamEventDecoder {
     /// The stream said it is over (`[DONE]`, which some servers send after the last event).
     private(set) var isDone = false
@@ -92,6 +93,9 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
             if let block = Self.thinking(item) { emit(.thinking(block)) }
         case "function_call":
             calls.append(ToolCall(id: item.call_id ?? "", name: item.name ?? "", argumentsText: item.arguments ?? ""))
+        case "message":
+            // Its citations, again (a server may send no annotation events): the renderer lists each once.
+            ResponsesWebSearch.citations(in: item).forEach { emit(.cited($0)) }
         case "web_search_call":
             showSearch(item, emit)
             searches += 1
