@@ -181,6 +181,70 @@ import Testing
         #expect(result.stderr == "search: weather today\n\n" + Self.sources)
     }
 
+    @Test func slashWebTurnsTheSearchOnAndOffInTheREPL() async throws {
+        let server = try LoopbackServer { _, index in
+            index == 1 ? Self.anthropicStream() : Self.anthropicStream(Self.anthropicPlain)
+        }
+        defer { server.stop() }
+        let (chat, options) = try Self.claude(server)
+        defer { try? FileManager.default.removeItem(atPath: chat.home) }
+        let result = try await chat.run(
+            options + ["--render", "never", "-i"],
+            input: "/web\nfirst\n/web on\nweather?\n/web off\nthird\n/web maybe\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(server.requests.count == 3)
+        let tools = try (0..<3).map { try Self.body(try server.request($0))["tools"] as? [[String: Any]] }
+        #expect(tools[0] == nil)
+        #expect(tools[1]?.first?["type"] as? String == "web_search_20250305")
+        #expect(tools[2] == nil)
+        #expect(result.stdout.contains(Self.answer + "\n\n" + Self.sources), "\(result.stdout)")
+        #expect(result.stderr.contains("web search is off (/web on or off)"), "\(result.stderr)")
+        #expect(result.stderr.contains("search: weather today\n"))
+        #expect(result.stderr.contains("/web takes on or off, not \"maybe\""))
+    }
+
+    @Test func slashWebOnTheChatCompletionsWireSaysWhichProvidersSearch() async throws {
+        let server = try LoopbackServer { _, _ in ServerStep.sse([ServerStep.chatChunk("Hi.")]) }
+        defer { server.stop() }
+        let chat = ChatBinary()
+        defer { try? FileManager.default.removeItem(atPath: chat.home) }
+        let result = try await chat.run(["--base-url", server.baseURL, "-i"], input: "/web on\nhello\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "chat offers no web search on the openai provider (Chat Completions has no search tool of its own); "
+                    + "use the anthropic or openai-responses provider"), "\(result.stderr)")
+        #expect(server.requests.count == 1)
+        #expect(try Self.body(try server.request(0))["tools"] == nil)
+    }
+
+    @Test func aWholeAnswerCarriesTheSameSearchSourcesAndCount() async throws {
+        let message = #"""
+            {"type":"message","role":"assistant","model":"claude-haiku-4-5","stop_reason":"end_turn","content":[
+            {"type":"server_tool_use","id":"srvtoolu_02","name":"web_search","input":{"query":"tides"}},
+            {"type":"web_search_tool_result","tool_use_id":"srvtoolu_02","content":[{"type":"web_search_result","title":"Tides","url":"https://tides.example/","encrypted_content":"EqT"}]},
+            {"type":"text","text":"High at noon.","citations":[{"type":"web_search_result_location","cited_text":"noon","url":"https://tides.example/","title":"Tides","encrypted_index":"Eo"}]}],
+            "usage":{"input_tokens":100,"output_tokens":20,"server_tool_use":{"web_search_requests":2}}}
+            """#
+        let server = try LoopbackServer { _, _ in ServerStep.json(status: 200, message) }
+        defer { server.stop() }
+        let (chat, options) = try Self.claude(server)
+        defer { try? FileManager.default.removeItem(atPath: chat.home) }
+        let result = try await chat.run(options + ["--web", "--no-stream", "--json", "tides?"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let events = try result.stdout.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(events.filter { $0["type"] as? String == "search" }.map { $0["query"] as? String } == ["tides"])
+        #expect(
+            events.filter { $0["type"] as? String == "citation" }.map { $0["url"] as? String } == [
+                "https://tides.example/"
+            ])
+        let usage = try #require(events.first { $0["type"] as? String == "usage" })
+        #expect(usage["web_searches"] as? Int == 2)
+        #expect(abs((usage["cost_usd"] as? Double ?? 0) - 0.0202) < 1e-12, "\(usage)")
+    }
+
     // MARK: Responses
 
     static let responsesEvents: [String] = [
