@@ -176,6 +176,9 @@ public struct SettingsResolver {
                     key: key, source: set.source, provider: ProviderKind.anthropic.rawValue, inUse: provider.rawValue)
             }
         }
+        if let web = decided["web_search"], web.value.boolean == true, provider == .openAI {
+            throw .noWebSearch(source: web.source, inUse: provider.rawValue)
+        }
         // One way of asking a model to think: a level, or a number of tokens. The nearer level
         // wins (--thinking over a profile's effort); both in one level is an error.
         if let effort = decided["effort"], let budget = decided["thinking_budget"] {

@@ -155,6 +155,18 @@ public enum SettingsTable {
             "cache", .boolean, default: .boolean(false), to: { $0.server.promptCaching = $1 },
             about: "With the anthropic provider: ask the server to cache the system prompt and the conversation so far."
         ),
+        // Web search on the server (anthropic and openai-responses; the resolver refuses it for openai)
+        Setting(
+            "web_search", .boolean, default: .boolean(false), to: { $0.server.webSearch = WebSearchSwitch(on: $1) },
+            flag: .switch(
+                "let the model search the web on the server, its sources listed after the answer", long: "web"),
+            about:
+                "Whether the model may search the web on the server (the anthropic and openai-responses providers), "
+                + "the sources it cites listed after the answer."),
+        Setting(
+            "web_search_max_uses", .wholeNumber(minimum: 1), default: .wholeNumber(5),
+            to: { $0.server.webSearchMaxUses = $1 },
+            about: "With the anthropic provider and `web_search`: the most searches one answer may run."),
         // Tools from MCP servers (the config's `mcp_servers`)
         Setting(
             "tools", .names, to: { $0.tools.servers = $1 },

@@ -23,6 +23,12 @@ extension StoredPartDTO {
             self.init(type: "redacted_thinking", data: data)
         case .thinking(.encryptedReasoning(let summary, let content)):
             self.init(type: "reasoning", data: content, summary: summary)
+        case .webSearch(.call(let id, let name, let input)):
+            self.init(type: "server_tool_use", id: id, name: name, arguments: input)
+        case .webSearch(.results(let callID, let content)):
+            self.init(type: "web_search_tool_result", id: callID, value: content)
+        case .webSearch(.item(let item)):
+            self.init(type: "web_search_call", value: item)
         }
     }
 
@@ -48,6 +54,14 @@ extension StoredPartDTO {
             return data.map { .thinking(.redacted(data: $0)) }
         case "reasoning":
             return .thinking(.encryptedReasoning(summary: summary ?? [], content: data ?? ""))
+        case "server_tool_use":
+            guard let id, let name else { return nil }
+            return .webSearch(.call(id: id, name: name, input: arguments ?? .object([:])))
+        case "web_search_tool_result":
+            guard let id, let value else { return nil }
+            return .webSearch(.results(callID: id, content: value))
+        case "web_search_call":
+            return value.map { .webSearch(.item($0)) }
         default:
             return nil
         }
@@ -60,7 +74,7 @@ extension StoredPartDTO {
         for part in message.parts {
             switch part {
             case .text, .image, .thinking: continue
-            case .toolCall, .toolResult: return true
+            case .toolCall, .toolResult, .webSearch: return true
             }
         }
         return false

@@ -6,7 +6,9 @@ import ChatJSON
 /// (`id`, `name`, `arguments`), `tool_result` (`id` of the call, `content`: parts, `is_error`
 /// when it failed), `thinking` (`text`, `signature`), `redacted_thinking` (`data`) and
 /// `reasoning` (an OpenAI reasoning item: `summary`, its parts, and `data`, the encrypted
-/// reasoning). A new kind of part is a new `type` and, if it needs one, a new field here:
+/// reasoning), `server_tool_use` (a web search the server ran: `id`, `name`, `arguments`, its
+/// input), `web_search_tool_result` (`id` of the search, `value`: what it found, as sent) and
+/// `web_search_call` (`value`: a Responses item). A new kind of part is a new `type` and, if it needs one, a new field here:
 /// no schema change. A type this release does not know (a newer one wrote it) is left out.
 struct StoredPartDTO: JSONFields, Equatable {
     var type = ""
@@ -20,6 +22,7 @@ struct StoredPartDTO: JSONFields, Equatable {
     var signature: String?
     var data: String?
     var summary: [String]?
+    var value: JSONValue?
 
     static let fields: [JSONField<Self>] = [
         JSONField("type", { $0.type }, { $0.type = $1 }),
@@ -33,5 +36,6 @@ struct StoredPartDTO: JSONFields, Equatable {
         JSONField("signature", optional: { $0.signature }, { $0.signature = $1 }),
         JSONField("data", optional: { $0.data }, { $0.data = $1 }),
         JSONField("summary", optional: { $0.summary }, { $0.summary = $1 }),
+        JSONField("value", optional: { $0.value }, { $0.value = $1 }),
     ].sortedByName()
 }

@@ -24,7 +24,8 @@ public struct ServerGPTRepository: GPTRepository {
         case .openAIResponses:
             let runner = RequestRunner(
                 server: server, client: transport,
-                provider: ResponsesProvider(reasoning: server.reasoning, takesImages: server.takesImages),
+                provider: ResponsesProvider(
+                    reasoning: server.reasoning, takesImages: server.takesImages, webSearch: server.webSearch),
                 readingExecutor: readingExecutor)
             self.runner = runner
             connectAhead = { runner.preconnect() }
@@ -35,7 +36,8 @@ public struct ServerGPTRepository: GPTRepository {
                 server: server, client: transport,
                 provider: AnthropicProvider(
                     thinkingBudget: server.thinkingBudget, thinkingForm: server.thinkingForm,
-                    reasoning: server.reasoning, cache: server.promptCaching, takesImages: server.takesImages),
+                    reasoning: server.reasoning, cache: server.promptCaching, takesImages: server.takesImages,
+                    webSearch: server.webSearch, webSearchMaxUses: server.webSearchMaxUses),
                 readingExecutor: readingExecutor)
             self.runner = runner
             connectAhead = { runner.preconnect() }

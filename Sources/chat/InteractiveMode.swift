@@ -59,6 +59,12 @@ struct InteractiveMode {
             attachments: session.attachments, temporaryDirectory: session.environment["TMPDIR"],
             schemaChecker: ResponseSchemaChecker(), reasoning: session.reasoning, spending: session.spending)
         parts.tools = session.tools
+        let server = session.settings.server
+        if server.provider == .openAI {
+            parts.noWebSearch = ErrorWording.webSearchUnavailable(provider: server.provider.rawValue)
+        } else {
+            parts.webSearch = server.webSearch
+        }
         if session.settings.tools.refused { parts.noTools = "tools are off this run (--no-tools)" }
         let conversation = session.conversation
         let repl = REPL(parts: parts, conversation: conversation)

@@ -68,10 +68,14 @@ struct Session {
     var makeRenderer: AnswerRendererFactory {
         let (stdout, stderr, style, environment, reasoning) = (stdout, stderr, notesStyle, environment, reasoning)
         if json { return jsonRenderer(reportsCommand: false) }
+        let schema = conversation.settings.responseSchema != nil
         // An answer that must be JSON is printed as it comes (it is the JSON).
         guard rendersMarkdown, conversation.settings.responseSchema == nil else {
             return {
-                PlainAnswerRenderer(output: stdout, notes: stderr, notesStyle: style, showsReasoning: reasoning.isOn)
+                // The sources of an answer that must be JSON go to stderr: stdout stays the JSON.
+                PlainAnswerRenderer(
+                    output: stdout, notes: stderr, notesStyle: style, showsReasoning: reasoning.isOn,
+                    sourcesToNotes: schema)
             }
         }
         return {

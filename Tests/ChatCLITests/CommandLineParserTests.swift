@@ -207,9 +207,10 @@ import Testing
 
     @Test func aSettingsFlagsLongNameFollowsItsKey() {
         // -s, --system and --thinking (for thinking_budget): for brevity; --hide-reasoning (for
-        // show_reasoning) says what it does where --no-show-reasoning would not read.
+        // show_reasoning) says what it does where --no-show-reasoning would not read; --web (for
+        // web_search) as the anchors name it.
         for (setting, flag) in settingsFlags
-        where !["system_prompt", "thinking_budget", "show_reasoning"].contains(setting.key) {
+        where !["system_prompt", "thinking_budget", "show_reasoning", "web_search"].contains(setting.key) {
             let named = setting.key.split(separator: "_").joined(separator: "-")
             if case .boolean = setting.kind, setting.defaultValue == .boolean(true) {
                 #expect(flag.long == "no-" + named, "\(setting.key)")

@@ -50,7 +50,7 @@ private struct RejectingChecker: SchemaChecker {
                 #"{"conversation":null,"model":"m","provider":"openai","type":"start","v":1}"# + "\n",
                 #"{"text":"one","type":"delta"}"# + "\n", #"{"text":"hm","type":"reasoning"}"# + "\n",
                 #"{"cached_tokens":null,"completion_tokens":1,"cost_usd":null,"prompt_tokens":2,"reasoning_tokens":null,"#
-                    + #""total_tokens":3,"type":"usage"}"#
+                    + #""total_tokens":3,"type":"usage","web_searches":null}"#
                     + "\n",
                 #"{"finish_reason":"stop","message_id":null,"type":"done"}"# + "\n",
             ])

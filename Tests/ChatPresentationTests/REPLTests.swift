@@ -287,7 +287,7 @@ struct REPLTests {
 
         let firstWords = session.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
         let helpLines = session.outputLines.filter { $0.hasPrefix("  /") }
-        #expect(helpLines.count == 30, "one line per command")
+        #expect(helpLines.count == 31, "one line per command")
         // Every name Tab offers is on a help line: the command's own, or named in its summary.
         for name in REPL.commandNames {
             #expect(helpLines.contains { $0.contains(name) }, "\(name) is in /help")
@@ -295,7 +295,7 @@ struct REPLTests {
         for name in ["/help", "/exit", "/model", "/resume", "/title", "/copy", "/answers", "/fork", "/schema"] {
             #expect(firstWords.count { $0 == name } == 1, "\(name) is listed once, at the start of a line")
         }
-        #expect(REPL.commandNames.count == 31)
+        #expect(REPL.commandNames.count == 32)
         #expect(session.notes.writes.isEmpty)
         #expect(session.requests.isEmpty)
     }

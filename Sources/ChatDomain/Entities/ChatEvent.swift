@@ -30,4 +30,13 @@ public enum ChatEvent: Sendable, Equatable {
     /// The stream broke after some answer text (`reason`: what broke it) and the answer was asked
     /// for again from where it stopped; what follows continues the text exactly.
     case resumed(reason: ChatError)
+    /// The server is searching the web for `query` (its own search tool, `--web`): shown as it
+    /// starts.
+    case searching(query: String)
+    /// A web search the server ran, whole, as the provider sent it: kept with the answer to be
+    /// sent back, never shown.
+    case searched(WebSearchBlock)
+    /// The answer cites this source of the server's web search (each time it does; the renderer
+    /// lists each URL once, numbered).
+    case cited(WebCitation)
 }

@@ -139,11 +139,13 @@ public struct ChatMessage: Sendable, Equatable {
             parts += calls.map(MessagePart.toolCall)
         case .thinking(let block):
             parts.append(.thinking(block))
+        case .searched(let block):
+            parts.append(.webSearch(block))
         case .resumed:
             resumed = true
         case .fellBack(_, let profile, let model, _):
             answeredBy = AnsweredBy(profile: profile, model: model)
-        case .finished, .retrying, .sentAsText, .notice:
+        case .finished, .retrying, .sentAsText, .notice, .searching, .cited:
             break
         }
     }

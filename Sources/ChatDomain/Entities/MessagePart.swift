@@ -9,4 +9,7 @@ public enum MessagePart: Sendable, Equatable {
     /// A thinking block the provider signed, kept to send back to it unmodified (never shown:
     /// its text is the message's `reasoning`); a provider that takes none leaves it out.
     case thinking(ThinkingBlock)
+    /// A web search the provider's server ran for the answer, kept to send back to it (never
+    /// shown); a provider that takes none leaves it out.
+    case webSearch(WebSearchBlock)
 }

@@ -40,6 +40,11 @@ public struct ServerConfiguration: Sendable {
     /// Whether the model takes images (`images`): if not, every image (a person's, a tool's)
     /// goes to it as a note saying it was not sent.
     public var takesImages = true
+    /// Whether the model may search the web on the server (`web_search`, `--web`, `/web`), read
+    /// as each request is made; only a provider whose API has a search tool offers it.
+    public var webSearch = WebSearchSwitch(on: false)
+    /// The most searches one answer may run where the API takes a limit (`web_search_max_uses`).
+    public var webSearchMaxUses = 5
     /// Receives request and response diagnostics (`--verbose`), secrets already redacted.
     public var diagnostics: (@Sendable (String) -> Void)?
 

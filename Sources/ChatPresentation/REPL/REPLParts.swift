@@ -63,6 +63,11 @@ extension REPL {
         public var noTools = "no MCP servers are configured: add mcp_servers to the config (docs/tools.md)"
         /// Whether answers show reasoning; `/reasoning` changes it.
         public var reasoning: ReasoningSwitch
+        /// Whether the model may search the web on the server; `/web` changes it. Nil where the
+        /// provider has no search (`noWebSearch` says why).
+        public var webSearch: WebSearchSwitch?
+        /// What `/web` says when `webSearch` is nil.
+        public var noWebSearch = "this run's provider has no web search"
         /// What the session has spent (`/usage` says it), if costs are kept.
         public var spending: RunSpending?
 

@@ -2,22 +2,32 @@ import ChatDomain
 
 /// What every renderer does with an answer's events but show its text: reasoning and retry notes
 /// go to the notes stream (`AnswerNotes`), text goes to the renderer's own way of showing it, and
-/// once the output's reader has gone no more text is shown and the answer is stopped.
+/// once the output's reader has gone no more text is shown and the answer is stopped. The
+/// server's web searches are shown as they start (their queries, on the notes stream), and the
+/// sources the answer cites are gathered, for the renderer to list after it.
 struct AnswerEventRouter {
     private var notes: AnswerNotes
     private let showsReasoning: Bool
+    private let showsSearches: Bool
+    /// The sources cited so far.
+    private(set) var sources = AnswerSources()
+    /// The number of the source the last event cited when it was new, else nil.
+    private(set) var newSource: Int?
     /// Whether the output's reader went away; the answer was then stopped.
     private(set) var outputClosed = false
 
-    /// Notes go to `notes`; reasoning too unless `showsReasoning` is false.
-    init(notes: AnswerNotes, showsReasoning: Bool = true) {
+    /// Notes go to `notes`; reasoning too unless `showsReasoning` is false, and searches unless
+    /// `showsSearches` is false.
+    init(notes: AnswerNotes, showsReasoning: Bool = true, showsSearches: Bool = true) {
         self.notes = notes
         self.showsReasoning = showsReasoning
+        self.showsSearches = showsSearches
     }
 
     /// Routes `event`: a piece of text (not empty, while the reader is there) to `show`, which
     /// returns false when the output's reader has gone; notes to the notes stream.
     mutating func route(_ event: ChatEvent, show: (String) -> Bool) {
+        newSource = nil
         switch event {
         case .text(let piece):
             guard !outputClosed, !piece.isEmpty else { return }
@@ -33,7 +43,11 @@ struct AnswerEventRouter {
             notes.notice(notice)
         case .fellBack(let from, let to, let model, let error):
             notes.fellBack(from: from, to: to, model: model, after: error)
-        case .usage, .finished, .toolCalls, .thinking, .resumed:
+        case .searching(let query):
+            if showsSearches { notes.searching(query) }
+        case .cited(let citation):
+            newSource = sources.add(citation)
+        case .usage, .finished, .toolCalls, .thinking, .resumed, .searched:
             break
         }
     }

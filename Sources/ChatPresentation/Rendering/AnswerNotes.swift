@@ -50,6 +50,14 @@ struct AnswerNotes {
                 + "\n")
     }
 
+    /// The server searches the web for `query`: on a terminal a status line (dimmed), else one
+    /// plain line, `search: QUERY`; the query made safe, on one line.
+    mutating func searching(_ query: String) {
+        endReasoning()
+        let safe = ServerText.line(query, limit: 200)
+        sink.write((sink.isTerminal ? style.dim("searching the web: " + safe) : "search: " + safe) + "\n")
+    }
+
     /// Ends the reasoning's line, if it is open, before the answer's text or its end.
     mutating func endReasoning() {
         guard inReasoning else { return }

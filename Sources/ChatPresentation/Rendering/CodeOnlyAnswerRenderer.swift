@@ -5,7 +5,8 @@ import Synchronization
 /// `AnswerRenderer` for `chat --code`: writes only the code of the answer's code blocks to the
 /// output, a line at a time as it arrives, without the fences; the rest of the answer goes to
 /// the notes stream when that is a terminal (for the person watching), and nowhere otherwise.
-/// An answer with no code block writes nothing to the output and says so.
+/// An answer with no code block writes nothing to the output and says so. The sources a web
+/// search answer cites are listed on the notes stream, so that the output stays the code alone.
 public final class CodeOnlyAnswerRenderer: AnswerRenderer {
     /// Whether code was found, for the caller's exit status.
     public final class Report: Sendable {
@@ -49,6 +50,7 @@ public final class CodeOnlyAnswerRenderer: AnswerRenderer {
     public func finish(_ turn: Turn) {
         let open = !outputClosed
         if !show(filter.finish(), outputOpen: open) && open { events.readerGone() }
+        if printedText, !events.sources.isEmpty { notes.write(events.sources.list(hyperlinks: false)) }
         if turn.answer != nil && !foundCode {
             notes.write(notesStyle.warning("chat: the answer has no code block; nothing was written to stdout") + "\n")
         }

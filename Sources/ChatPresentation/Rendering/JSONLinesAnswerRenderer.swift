@@ -1,7 +1,8 @@
 import ChatDomain
 
 /// `AnswerRenderer` for `--json`: each of the answer's events as a JSON object on a line of its
-/// own, written as it happens — `start`, then `delta`, `reasoning`, `retry` and `usage` as they
+/// own, written as it happens — `start`, then `delta`, `reasoning`, `retry`, `search` (a web
+/// search's query), `citation` (each source the answer cites, once, numbered) and `usage` as they
 /// arrive, and last `done` (or `error`, a cancelled answer's too). Retry notes still go to the
 /// notes stream on a terminal; reasoning only to the lines. Event schema version 1, documented
 /// in docs/scripting.md.
@@ -27,7 +28,8 @@ public final class JSONLinesAnswerRenderer: AnswerRenderer {
         reportsCommand: Bool = false
     ) {
         self.lines = lines
-        events = AnswerEventRouter(notes: AnswerNotes(sink: notes, style: notesStyle), showsReasoning: false)
+        events = AnswerEventRouter(
+            notes: AnswerNotes(sink: notes, style: notesStyle), showsReasoning: false, showsSearches: false)
         self.model = model
         self.provider = provider
         self.reportsCommand = reportsCommand
@@ -50,8 +52,16 @@ public final class JSONLinesAnswerRenderer: AnswerRenderer {
             return true
         }
         switch event {
-        case .text, .toolCalls, .thinking, .sentAsText, .notice:
+        case .text, .toolCalls, .thinking, .sentAsText, .notice, .searched:
             break
+        case .searching(let query):
+            write(["type": .string("search"), "query": .string(query)])
+        case .cited(let citation):
+            guard let number = events.newSource else { break }
+            write([
+                "type": .string("citation"), "n": .number(number), "url": .string(citation.url),
+                "title": .string(citation.title),
+            ])
         case .fellBack(let from, let to, let model, let error):
             write([
                 "type": .string("fallback"), "from": .string(from), "to": .string(to), "model": .string(model),
@@ -71,7 +81,7 @@ public final class JSONLinesAnswerRenderer: AnswerRenderer {
                 "type": .string("usage"), "prompt_tokens": .number(usage.promptTokens),
                 "completion_tokens": .number(usage.completionTokens), "total_tokens": .number(usage.totalTokens),
                 "cached_tokens": .number(usage.cacheReadTokens), "reasoning_tokens": .number(usage.reasoningTokens),
-                "cost_usd": .number(usage.costUSD),
+                "web_searches": .number(usage.webSearches), "cost_usd": .number(usage.costUSD),
             ])
         case .finished(let reason):
             finishReason = reason

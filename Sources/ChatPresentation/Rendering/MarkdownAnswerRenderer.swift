@@ -8,7 +8,9 @@ import Synchronization
 /// lists, quotes, rules, links, tables aligned once complete; words wrapped at the terminal's
 /// width. What is held back because its look depends on what follows is shown as a preview
 /// when nothing more has arrived for `holdBack` (100 ms), and replaced when the rest comes.
-/// Reasoning and retry notes go to the notes stream as `PlainAnswerRenderer` writes them.
+/// Reasoning and retry notes go to the notes stream as `PlainAnswerRenderer` writes them. The
+/// sources a web search answer cites are listed after it, each title a hyperlink to its source
+/// where the terminal shows them.
 public final class MarkdownAnswerRenderer: AnswerRenderer {
     /// What the stall timer shares with the task that renders.
     private final class Shared: Sendable {
@@ -190,6 +192,7 @@ public final class MarkdownAnswerRenderer: AnswerRenderer {
             state.ended = true
             guard printedText else { return }
             var bytes = state.stream.finish()
+            bytes += Array(events.sources.list(hyperlinks: theme.escapes && theme.hyperlinks).utf8)
             bytes += cleanUp
             shared.write(bytes, &state)
         }

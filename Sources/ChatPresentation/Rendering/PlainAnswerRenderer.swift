@@ -2,20 +2,27 @@ import ChatDomain
 
 /// `AnswerRenderer` that writes the answer's text as it arrives, unchanged: text to the output,
 /// reasoning dimmed to the notes stream when that is a terminal, retry notes likewise. Stops the
-/// answer when the output's reader has gone.
+/// answer when the output's reader has gone. The sources a web search answer cites are listed
+/// after it, on the output (they are part of the answer), or on the notes stream with
+/// `sourcesToNotes` (an answer that must be exactly JSON, `--schema`).
 public final class PlainAnswerRenderer: AnswerRenderer {
     private let output: any OutputSink
     private var events: AnswerEventRouter
     public private(set) var printedText = false
     public var outputClosed: Bool { events.outputClosed }
     private var endsWithNewline = true
+    private let notes: any OutputSink
+    private let sourcesToNotes: Bool
 
     /// Answers go to `output`; reasoning (unless `showsReasoning` is false) and retry notes to
     /// `notes`, styled with `notesStyle`.
     public init(
-        output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle, showsReasoning: Bool = true
+        output: any OutputSink, notes: any OutputSink, notesStyle: TerminalStyle, showsReasoning: Bool = true,
+        sourcesToNotes: Bool = false
     ) {
         self.output = output
+        self.notes = notes
+        self.sourcesToNotes = sourcesToNotes
         events = AnswerEventRouter(notes: AnswerNotes(sink: notes, style: notesStyle), showsReasoning: showsReasoning)
     }
 
@@ -34,6 +41,12 @@ public final class PlainAnswerRenderer: AnswerRenderer {
         if printedText && !endsWithNewline && !outputClosed {
             output.write("\n")
             endsWithNewline = true
+        }
+        guard printedText, !events.sources.isEmpty else { return }
+        if sourcesToNotes {
+            notes.write(events.sources.list(hyperlinks: false))
+        } else if !outputClosed, !output.write(events.sources.list(hyperlinks: false)) {
+            events.readerGone()
         }
     }
 }

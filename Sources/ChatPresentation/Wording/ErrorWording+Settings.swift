@@ -32,6 +32,8 @@ extension ErrorWording {
         case .onlyForProvider(let key, let source, let provider, let inUse):
             return "\(key) (from \(source.name)) is for the \(provider) provider; this run's is \(inUse) (choose one "
                 + "with \"provider\" in the config, or --profile \(provider))"
+        case .noWebSearch(let source, let inUse):
+            return "web_search (from \(source.name)): " + webSearchUnavailable(provider: inUse)
         case .exclusive(let first, let firstSource, let second, let secondSource):
             return "\(first) (from \(firstSource.name)) and \(second) (from \(secondSource.name)) both say how much a "
                 + "model thinks: give one of them"
@@ -194,5 +196,13 @@ extension ErrorWording {
     /// A number as people write it: `2`, not `2.0`.
     static func plain(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+    }
+}
+
+extension ErrorWording {
+    /// Why there is no web search on `provider` (Chat Completions), and which providers have it.
+    public static func webSearchUnavailable(provider: String) -> String {
+        "chat offers no web search on the \(provider) provider (Chat Completions has no search tool of its own); "
+            + "use the anthropic or openai-responses provider (\"provider\" in the config, or a --profile that sets one)"
     }
 }

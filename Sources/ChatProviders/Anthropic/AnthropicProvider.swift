@@ -30,6 +30,10 @@ struct AnthropicProvider: ChatProvider {
     var cache = false
     /// Whether the profile's model takes images (`images`): if not, each goes as a note.
     var takesImages = true
+    /// Whether the server's web search is offered (`web_search`, `/web`), read at each request.
+    var webSearch = WebSearchSwitch(on: false)
+    /// The most searches one answer may run (`web_search_max_uses`).
+    var webSearchMaxUses = 5
     /// Whether the person was told this run that parts of the conversation went as text.
     private let toldSentAsText = OnceFlag()
     /// Whether the person was told this run that a budget became an effort.
@@ -57,8 +61,9 @@ struct AnthropicProvider: ChatProvider {
     func chatRequest(for request: ChatRequest, variant form: ThinkingForm) throws(ChatError) -> ProviderRequest {
         let asked = AnthropicThinking.asked(
             effort: request.settings.sampling[.effort]?.effort, budget: thinkingBudget, form: form)
-        let dto = try MessagesRequestDTO(
+        var dto = try MessagesRequestDTO(
             request, thinking: asked?.0, showsThinking: reasoning.isOn, cache: cache, takesImages: takesImages)
+        if webSearch.isOn { dto.offerWebSearch(maxUses: webSearchMaxUses) } else { dto.leaveOutWebSearches() }
         guard let body = dto.jsonBytes else {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }
@@ -167,6 +172,11 @@ struct AnthropicProvider: ChatProvider {
                 emit(.thinking(.redacted(data: block.data ?? "")))
             case "tool_use" where block.name == MessagesRequestDTO.answerToolName:
                 if let text = block.input?.jsonText { emit(.text(text)) }
+            case "server_tool_use":
+                AnthropicWebSearch.call(id: block.id ?? "", name: block.name ?? "", input: block.input ?? .object([:]))
+                    .forEach(emit)
+            case "web_search_tool_result":
+                emit(AnthropicWebSearch.results(of: block))
             case "tool_use":
                 let input = block.input ?? .object([:])
                 calls.append(ToolCall(id: block.id ?? "", name: block.name ?? "", arguments: input))

@@ -16,6 +16,11 @@ import ChatJSON
 /// latter cumulatively, with the stop reason); an `error` event (e.g. `overloaded_error`) is
 /// `ChatError.streamError`, text already shown kept. `ping` and event and block types not known
 /// are passed over.
+///
+/// The server's web search: a `server_tool_use` block is put together as a tool call is and,
+/// at its end, is `.searching` (its query) and `.searched` (to be sent back); a
+/// `web_search_tool_result` block, whole as it starts, is `.searched`; each citation of the text
+/// (`citations_delta`, or a block's `citations`) is `.cited`.
 struct AnthropicStreamDecoder: StreamEventDecoder {
     /// A block begun whose end matters.
     private enum OpenBlock {
@@ -23,6 +28,8 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
         case toolUse(id: String, name: String, input: String)
         /// The schema's answer: its input is streamed as text.
         case answer
+        /// A server tool's use (the web search): its input is put together as a tool call's.
+        case serverTool(id: String, name: String, input: String)
     }
 
     /// `message_stop` arrived; everything after it is ignored.
@@ -96,6 +103,11 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
             emit(.thinking(.redacted(data: block.data ?? "")))
         case "tool_use" where block.name == MessagesRequestDTO.answerToolName:
             open[index] = .answer
+        case "server_tool_use":
+            let given = block.input.flatMap { $0 == .object([:]) ? nil : $0.jsonText } ?? ""
+            open[index] = .serverTool(id: block.id ?? "", name: block.name ?? "", input: given)
+        case "web_search_tool_result":
+            emit(AnthropicWebSearch.results(of: block))
         case "tool_use":
             // The input comes in `input_json_delta`s; one given whole (`{}` when streamed) is
             // what they add to when it has members.
@@ -121,6 +133,12 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
             open[index] = .toolUse(id: id, name: name, input: input)
         case ("input_json_delta", .answer?):
             if let piece = delta.partial_json, !piece.isEmpty { emit(.text(piece)) }
+        case ("input_json_delta", .serverTool(let id, let name, var input)?):
+            open[index] = nil
+            input += delta.partial_json ?? ""
+            open[index] = .serverTool(id: id, name: name, input: input)
+        case ("citations_delta", _):
+            if let citation = delta.citation.flatMap(AnthropicWebSearch.citation) { emit(.cited(citation)) }
         default:
             Self.emitContent(of: delta, emit)
         }
@@ -132,6 +150,8 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
             emit(.thinking(.signed(text: text, signature: signature)))
         case .toolUse(let id, let name, let input)?:
             calls.append((index, ToolCall(id: id, name: name, argumentsText: input)))
+        case .serverTool(let id, let name, let input)?:
+            AnthropicWebSearch.call(id: id, name: name, inputText: input).forEach(emit)
         case .answer?, nil:
             return
         }
@@ -157,6 +177,9 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
         switch block?.type {
         case "text", "text_delta":
             if let text = block?.text, !text.isEmpty { emit(.text(text)) }
+            for citation in block?.citations ?? [] {
+                if let cited = AnthropicWebSearch.citation(citation) { emit(.cited(cited)) }
+            }
         case "thinking", "thinking_delta":
             if let thinking = block?.thinking, !thinking.isEmpty { emit(.reasoning(thinking)) }
         default:

@@ -16,6 +16,8 @@ struct ResponsesProvider: ChatProvider {
     var reasoning = ReasoningSwitch(shown: true)
     /// Whether the profile's model takes images (`images`): if not, each goes as a note.
     var takesImages = true
+    /// Whether the server's web search is offered (`web_search`, `/web`), read at each request.
+    var webSearch = WebSearchSwitch(on: false)
     private let toldSentAsText = OnceFlag()
     /// The server refused `include`: left out from then on.
     private let includeRefused = RunMemory<Bool>()
@@ -29,9 +31,10 @@ struct ResponsesProvider: ChatProvider {
     }
 
     func chatRequest(for request: ChatRequest, variant: ResponsesRequestVariant) throws(ChatError) -> ProviderRequest {
-        let dto = try ResponsesRequestDTO(
+        var dto = try ResponsesRequestDTO(
             request, includeEncrypted: variant.includeEncrypted, showsReasoning: reasoning.isOn,
             takesImages: takesImages)
+        if webSearch.isOn { dto.offerWebSearch() } else { dto.leaveOutWebSearches() }
         guard let body = dto.jsonBytes else {
             throw .malformedResponse("could not encode the request: a number is not finite")
         }
@@ -101,9 +104,13 @@ struct ResponsesProvider: ChatProvider {
                 for part in item.content ?? [] {
                     if let text = part.text ?? part.refusal, !text.isEmpty { emit(.text(text)) }
                 }
+                ResponsesWebSearch.citations(in: item).forEach { emit(.cited($0)) }
             case "function_call":
                 calls.append(
                     ToolCall(id: item.call_id ?? "", name: item.name ?? "", argumentsText: item.arguments ?? ""))
+            case "web_search_call":
+                if let query = ResponsesWebSearch.query(item) { emit(.searching(query: query)) }
+                emit(.searched(ResponsesWebSearch.block(item)))
             default:
                 continue
             }
@@ -118,6 +125,8 @@ struct ResponsesProvider: ChatProvider {
                     : calls.isEmpty ? "stop" : "tool_calls"))
         if var usage = response.usage?.toDomain() {
             usage.model = response.model
+            let searches = output.count { $0.type == "web_search_call" }
+            if searches > 0 { usage.webSearches = searches }
             emit(.usage(usage))
         }
     }

@@ -9,6 +9,11 @@ import ChatJSON
 /// encrypted reasoning), the function calls when their items are done (handed on together at the
 /// end), and the end: `response.completed`, `response.incomplete` (`max_output_tokens` is the
 /// "cut off" of `length`), `response.failed` and `error`. Other events are ignored.
+///
+/// The server's web search: each `web_search_call` item is `.searching` (its query, as soon as
+/// an item says it) and, when done, `.searched` (to be sent back); each `url_citation`
+/// annotation is `.cited` (as its event comes, and again in the message item done); the usage
+/// counts the searches.
 struct ResponsesStreamDecoder: StreamEventDecoder {
     /// The stream said it is over (`[DONE]`, which some servers send after the last event).
     private(set) var isDone = false
@@ -18,6 +23,9 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
     /// The summary part the reasoning text shown is in: its item's id and its index (each item
     /// numbers its parts from 0).
     private var summaryPart: (item: String?, index: Int)?
+    /// The web searches whose query was shown, by item id; how many were done.
+    private var searchesShown: Set<String> = []
+    private var searches = 0
 
     var isComplete: Bool { ended || isDone }
 
@@ -51,6 +59,11 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
             if let shown = summaryPart, shown != part { emit(.reasoning("\n\n")) }
             summaryPart = part
             emit(.reasoning(delta))
+        case "response.output_item.added":
+            guard let item = event.item, item.type == "web_search_call" else { return }
+            showSearch(item, emit)
+        case "response.output_text.annotation.added":
+            if let citation = event.annotation.flatMap(ResponsesWebSearch.citation) { emit(.cited(citation)) }
         case "response.output_item.done":
             guard let item = event.item else { return }
             take(item, emit)
@@ -80,9 +93,23 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
             if let block = Self.thinking(item) { emit(.thinking(block)) }
         case "function_call":
             calls.append(ToolCall(id: item.call_id ?? "", name: item.name ?? "", argumentsText: item.arguments ?? ""))
+        case "message":
+            // Its citations, again (a server may send no annotation events): the renderer lists each once.
+            ResponsesWebSearch.citations(in: item).forEach { emit(.cited($0)) }
+        case "web_search_call":
+            showSearch(item, emit)
+            searches += 1
+            emit(.searched(ResponsesWebSearch.block(item)))
         default:
             return
         }
+    }
+
+    /// A search's query, once an item says it (the first time only).
+    private mutating func showSearch(_ item: ResponsesItemDTO, _ emit: (ChatEvent) -> Void) {
+        guard let query = ResponsesWebSearch.query(item) else { return }
+        if let id = item.id, !searchesShown.insert(id).inserted { return }
+        emit(.searching(query: query))
     }
 
     /// The end: the calls (or, when no item said them, those of the response's output), why it
@@ -94,8 +121,10 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
         }
         if !calls.isEmpty { emit(.toolCalls(calls)) }
         emit(.finished(reason: !calls.isEmpty && reason == "stop" ? "tool_calls" : reason))
+        if searches == 0 { searches = response?.output?.count { $0.type == "web_search_call" } ?? 0 }
         if var usage = response?.usage?.toDomain() {
             usage.model = response?.model
+            if searches > 0 { usage.webSearches = searches }
             emit(.usage(usage))
         }
     }

@@ -8,7 +8,7 @@ package struct MarkdownTheme: Sendable {
     /// Whether colours may be written (attributes may be, when `escapes` is on).
     var colour: Bool
     /// Whether links are written as OSC 8 hyperlinks (their URL is printed after them anyway).
-    var hyperlinks: Bool
+    package var hyperlinks: Bool
 
     /// A theme that writes escape sequences (`escapes`), colours and hyperlinks as allowed.
     package init(escapes: Bool, colour: Bool, hyperlinks: Bool) {

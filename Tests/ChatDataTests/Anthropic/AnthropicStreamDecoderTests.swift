@@ -199,6 +199,78 @@ import Testing
                     ], complete: true))
     }
 
+    /// The web search stream as Anthropic's recorded one has it (a cassette of llm-anthropic's,
+    /// shortened): the `server_tool_use` input in pieces, the results whole as their block starts,
+    /// a cited text block, and the searches counted in `message_delta`'s usage.
+    @Test func aWebSearchIsItsQueryTheBlocksToSendBackTheCitationsAndTheCount() {
+        let stream = #"""
+            event: message_start
+            data: {"type":"message_start","message":{"model":"claude-opus-4-1-20250805","content":[],"usage":{"input_tokens":10,"output_tokens":1}}}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_01SP","name":"web_search","input":{}}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":"}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":" \"San Francisco weather\"}"}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":0}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":1,"content_block":{"type":"web_search_tool_result","tool_use_id":"srvtoolu_01SP","content":[{"type":"web_search_result","title":"SF Weather","url":"https://www.accuweather.com/sf","encrypted_content":"Eo4U","page_age":"3 days ago"}]}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":1}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":2,"content_block":{"citations":[],"type":"text","text":""}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":2,"delta":{"type":"citations_delta","citation":{"type":"web_search_result_location","cited_text":"Overcast","url":"https://www.accuweather.com/sf","title":"SF Weather","encrypted_index":"EpMB"}}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":2,"delta":{"type":"text_delta","text":"Overcast today."}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":2}
+
+            event: message_delta
+            data: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"input_tokens":10423,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":341,"server_tool_use":{"web_search_requests":1}}}
+
+            event: message_stop
+            data: {"type":"message_stop"}
+
+
+            """#
+        var usage = TokenUsage(
+            promptTokens: 10423, completionTokens: 341, cacheReadTokens: 0, cacheWriteTokens: 0,
+            model: "claude-opus-4-1-20250805")
+        usage.webSearches = 1
+        let results = JSONValue.array([
+            .object([
+                "type": .string("web_search_result"), "title": .string("SF Weather"),
+                "url": .string("https://www.accuweather.com/sf"), "encrypted_content": .string("Eo4U"),
+                "page_age": .string("3 days ago"),
+            ])
+        ])
+        Self.expectSameAtEverySplit(
+            stream,
+            Outcome(
+                events: [
+                    .searching(query: "San Francisco weather"),
+                    .searched(
+                        .call(
+                            id: "srvtoolu_01SP", name: "web_search",
+                            input: .object(["query": .string("San Francisco weather")]))),
+                    .searched(.results(callID: "srvtoolu_01SP", content: results)),
+                    .cited(WebCitation(url: "https://www.accuweather.com/sf", title: "SF Weather")),
+                    .text("Overcast today."), .finished(reason: "end_turn"), .usage(usage),
+                ], complete: true))
+    }
+
     @Test func unknownEventsAndBlocksAreIgnoredAndRedactedThinkingIsKeptWhole() {
         let stream = """
             event: brand_new_event

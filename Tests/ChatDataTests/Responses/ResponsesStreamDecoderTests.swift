@@ -283,7 +283,7 @@ import Testing
             data: {"type":"response.brand_new_event","delta":"not text","item":{"type":"function_call","call_id":"x"}}
 
             event: response.output_item.done
-            data: {"type":"response.output_item.done","output_index":0,"item":{"type":"web_search_call","id":"ws_123","status":"completed"}}
+            data: {"type":"response.output_item.done","output_index":0,"item":{"type":"file_search_call","id":"fs_123","status":"completed"}}
 
             data: [1, 2, 3]
 
@@ -293,6 +293,50 @@ import Testing
 
             """
         Self.expectSameAtEverySplit(stream, Outcome(events: [.text("ok")], complete: false))
+    }
+
+    /// A web search: its query as soon as an item says it (once), the item whole when done (its
+    /// id left out), each `url_citation` as a citation (from the annotation event and the done
+    /// message alike), and the search counted in the usage.
+    @Test func aWebSearchIsShownKeptCitedAndCounted() {
+        let stream = """
+            event: response.output_item.added
+            data: {"type":"response.output_item.added","output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"in_progress","action":{"type":"search","query":"tides"}}}
+
+            event: response.web_search_call.searching
+            data: {"type":"response.web_search_call.searching","output_index":0,"item_id":"ws_1"}
+
+            event: response.output_item.done
+            data: {"type":"response.output_item.done","output_index":0,"item":{"id":"ws_1","type":"web_search_call","status":"completed","action":{"type":"search","query":"tides"}}}
+
+            event: response.output_text.delta
+            data: {"type":"response.output_text.delta","item_id":"msg_1","output_index":1,"content_index":0,"delta":"High at noon."}
+
+            event: response.output_text.annotation.added
+            data: {"type":"response.output_text.annotation.added","item_id":"msg_1","output_index":1,"content_index":0,"annotation_index":0,"annotation":{"type":"url_citation","url":"https://tides.example/","title":"Tides","start_index":0,"end_index":13}}
+
+            event: response.output_item.done
+            data: {"type":"response.output_item.done","output_index":1,"item":{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"output_text","text":"High at noon.","annotations":[{"type":"file_citation","file_id":"f"},{"type":"url_citation","url":"https://tides.example/","title":"Tides","start_index":0,"end_index":13}]}]}}
+
+            event: response.completed
+            data: {"type":"response.completed","response":{"status":"completed","model":"gpt-5","output":[],"usage":{"input_tokens":10,"output_tokens":4,"total_tokens":14}}}
+
+
+            """
+        var usage = TokenUsage(promptTokens: 10, completionTokens: 4, totalTokens: 14, model: "gpt-5")
+        usage.webSearches = 1
+        let item = JSONValue.object([
+            "type": .string("web_search_call"), "status": .string("completed"),
+            "action": .object(["type": .string("search"), "query": .string("tides")]),
+        ])
+        let citation = ChatEvent.cited(WebCitation(url: "https://tides.example/", title: "Tides"))
+        Self.expectSameAtEverySplit(
+            stream,
+            Outcome(
+                events: [
+                    .searching(query: "tides"), .searched(.item(item)), .text("High at noon."), citation, citation,
+                    .finished(reason: "stop"), .usage(usage),
+                ], complete: true))
     }
 
     @Test func doneEndsTheStreamAndWhatFollowsIsIgnored() {

@@ -24,6 +24,9 @@ public enum SettingsError: Error, Sendable, Equatable {
     case tlsFile(TLSFile, path: String, source: SettingSource, FileProblem)
     /// A setting that only `provider`'s API takes, set for a run whose provider is `inUse`.
     case onlyForProvider(key: String, source: SettingSource, provider: String, inUse: String)
+    /// Web search (`web_search`, from `source`) asked of a provider whose API chat offers none
+    /// (`inUse`: Chat Completions).
+    case noWebSearch(source: SettingSource, inUse: String)
     /// Two settings that say the same thing two ways (`effort` and `thinking_budget`): give one.
     case exclusive(first: String, firstSource: SettingSource, second: String, secondSource: SettingSource)
     /// `name` (in `tools`, `-T` or `--yes-tools`, as `source` says) is not a server of the config's

@@ -10,7 +10,7 @@ struct SlashCommandRegistry: Sendable {
         AnswersCommand(),
         UndoCommand(), EditCommand(), ForkCommand(), SaveCommand(), LoadCommand(), UsageCommand(), CompactCommand(),
         ConversationsCommand(), ResumeCommand(), TitleCommand(), CopyCommand(), ToolsCommand(), PromptsCommand(),
-        PromptCommand(), ResourcesCommand(), ResourceCommand(), ReasoningCommand(),
+        PromptCommand(), ResourcesCommand(), ResourceCommand(), ReasoningCommand(), WebCommand(),
     ])
 
     /// The command called `name` (any case), by one of its names or aliases.

@@ -21,6 +21,12 @@ struct MessagesBlockDTO: JSONObjectDTO, Equatable {
     var input: JSONValue?
     /// `input_json_delta`'s piece of the input's JSON text.
     var partial_json: String?
+    /// A `web_search_tool_result`'s search (`server_tool_use`'s id) and what it found, as sent.
+    var tool_use_id: String?
+    var content: JSONValue?
+    /// A text block's citations (a whole answer's), and `citations_delta`'s one.
+    var citations: [JSONValue]?
+    var citation: JSONValue?
 
     mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
         switch key {
@@ -34,6 +40,10 @@ struct MessagesBlockDTO: JSONObjectDTO, Equatable {
         case "name": try reader.read(&name)
         case "input": try reader.read(&input)
         case "partial_json": try reader.read(&partial_json)
+        case "tool_use_id": try reader.read(&tool_use_id)
+        case "content": try reader.read(&content)
+        case "citations": try reader.read(&citations)
+        case "citation": try reader.read(&citation)
         default: try reader.skipValue()
         }
     }

@@ -14,8 +14,10 @@ struct MessagesRequestDTO: JSONFields, Equatable {
     }
 
     /// A content block: `text`, `image` (a base64 `source`), `thinking` (with its `signature`),
-    /// `redacted_thinking` (its `data`), `tool_use` (`id`, `name`, `input`) or `tool_result`
-    /// (`tool_use_id`, `content` blocks, `is_error`), with a cache marker where prompt caching
+    /// `redacted_thinking` (its `data`), `tool_use` (`id`, `name`, `input`), `tool_result`
+    /// (`tool_use_id`, `content` blocks, `is_error`), or a web search the server ran, sent back:
+    /// `server_tool_use` (`id`, `name`, `input`) and `web_search_tool_result` (`tool_use_id`,
+    /// `content` as the server sent it), with a cache marker where prompt caching
     /// asks for one. Only the members its type has are set.
     struct BlockDTO: JSONFields, Equatable {
         var type = ""
@@ -28,7 +30,7 @@ struct MessagesRequestDTO: JSONFields, Equatable {
         var name: String?
         var input: JSONValue?
         var tool_use_id: String?
-        var content: [BlockDTO]?
+        var content: ContentDTO?
         var is_error: Bool?
         var cache_control: CacheControlDTO?
 
@@ -54,20 +56,50 @@ struct MessagesRequestDTO: JSONFields, Equatable {
                 $0 + ($1?.utf8.count ?? 0)
             }
             return strings + (source?.data.utf8.count ?? 0) + (input == nil ? 0 : 64)
-                + (content?.reduce(0) { $0 + $1.estimatedSize } ?? 0)
+                + (content?.estimatedSize ?? 0)
         }
     }
 
-    /// A tool the model may call: `{"name", "description", "input_schema"}`.
+    /// A block's `content`: blocks (a `tool_result`'s), or a web search's results as the server
+    /// sent them (a `web_search_tool_result`'s, encrypted content and all).
+    enum ContentDTO: JSONRepresentable, Equatable {
+        case blocks([BlockDTO])
+        case asSent(JSONValue)
+
+        func write(to json: inout JSONText) -> Bool {
+            switch self {
+            case .blocks(let blocks): blocks.write(to: &json)
+            case .asSent(let value): value.write(to: &json)
+            }
+        }
+
+        init?(json: JSONValue) {
+            if let blocks = [BlockDTO](json: json) { self = .blocks(blocks) } else { self = .asSent(json) }
+        }
+
+        var estimatedSize: Int {
+            switch self {
+            case .blocks(let blocks): blocks.reduce(0) { $0 + $1.estimatedSize }
+            case .asSent(let value): (value.array?.count ?? 1) * 1024
+            }
+        }
+    }
+
+    /// A tool the model may call: `{"name", "description", "input_schema"}`; or a server tool,
+    /// `{"type", "name", "max_uses"}` (`web_search_20250305`).
     struct ToolDTO: JSONFields, Equatable {
+        var type: String?
         var name = ""
         var description: String?
-        var input_schema = JSONValue.null
+        var input_schema: JSONValue? = JSONValue.null
+        var max_uses: Int?
 
         static let fields: [JSONField<Self>] = [
+            JSONField("type", optional: { $0.type }, { $0.type = $1 }),
             JSONField("name", { $0.name }, { $0.name = $1 }),
             JSONField("description", optional: { $0.description }, { $0.description = $1 }),
-            JSONField("input_schema", { $0.input_schema }, { $0.input_schema = $1 }),
+            JSONField("input_schema", optional: { $0.input_schema }, { $0.input_schema = $1 }),
+            JSONField("max_uses", optional: { $0.max_uses }, { $0.max_uses = $1 }),
         ].sortedByName()
     }
 

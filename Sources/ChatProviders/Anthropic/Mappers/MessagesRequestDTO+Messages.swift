@@ -98,7 +98,12 @@ extension MessagesRequestDTO {
                     let wireID = ids.wireID(for: call.id)
                     blocks.append(BlockDTO(type: "tool_use", id: wireID, name: call.name, input: call.arguments))
                     waiting.append(SentCall(id: call.id, wireID: wireID, name: call.name, message: wire.count))
-                case .toolResult:
+                case .webSearch(.call(let id, let name, let input)):
+                    blocks.append(BlockDTO(type: "server_tool_use", id: id, name: name, input: input))
+                case .webSearch(.results(let callID, let content)):
+                    blocks.append(
+                        BlockDTO(type: "web_search_tool_result", tool_use_id: callID, content: .asSent(content)))
+                case .toolResult, .webSearch(.item):
                     continue
                 }
             }
@@ -115,7 +120,8 @@ extension MessagesRequestDTO {
                     blocks.append(
                         BlockDTO(
                             type: "tool_result", tool_use_id: call.wireID,
-                            content: MessagesRequestDTO.resultContent(result, takesImages: takesImages),
+                            content: MessagesRequestDTO.resultContent(result, takesImages: takesImages).map(
+                                ContentDTO.blocks),
                             is_error: result.isError ? true : nil))
                 } else {
                     let found = asText.firstIndex { $0.id == result.callID }
@@ -196,7 +202,7 @@ extension MessagesRequestDTO {
             switch part {
             case .text(let text): if !text.isEmpty { blocks.append(BlockDTO(type: "text", text: text)) }
             case .image(let image): blocks.append(imageBlock(image, takesImages: takesImages))
-            case .toolCall, .toolResult, .thinking: continue
+            case .toolCall, .toolResult, .thinking, .webSearch: continue
             }
         }
         return blocks.isEmpty ? nil : blocks

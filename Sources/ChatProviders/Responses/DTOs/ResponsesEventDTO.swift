@@ -17,10 +17,13 @@ struct ResponsesEventDTO: JSONObjectDTO, Equatable {
     var message: String?
     var code: JSONValue?
     var error: ResponseDTO.ErrorDTO?
+    /// `response.output_text.annotation.added`'s annotation (a `url_citation`'s `url`, `title`).
+    var annotation: JSONValue?
 
     mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
         switch key {
         case "type": try reader.read(&type)
+        case "annotation": try reader.read(&annotation)
         case "delta": try reader.read(&delta)
         case "item_id": try reader.read(&item_id)
         case "summary_index": try reader.read(&summary_index)
@@ -35,9 +38,13 @@ struct ResponsesEventDTO: JSONObjectDTO, Equatable {
 }
 
 /// An output item: a `message` (its `content` parts), a `reasoning` item (its `summary` parts
-/// and `encrypted_content`), a `function_call` (`call_id`, `name`, `arguments`).
+/// and `encrypted_content`), a `function_call` (`call_id`, `name`, `arguments`), a
+/// `web_search_call` (`id`, `status`, `action`).
 struct ResponsesItemDTO: JSONObjectDTO, Equatable {
     var type: String?
+    var id: String?
+    var status: String?
+    var action: JSONValue?
     var call_id: String?
     var name: String?
     var arguments: String?
@@ -48,6 +55,9 @@ struct ResponsesItemDTO: JSONObjectDTO, Equatable {
     mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
         switch key {
         case "type": try reader.read(&type)
+        case "id": try reader.read(&id)
+        case "status": try reader.read(&status)
+        case "action": try reader.read(&action)
         case "call_id": try reader.read(&call_id)
         case "name": try reader.read(&name)
         case "arguments": try reader.read(&arguments)
@@ -59,17 +69,20 @@ struct ResponsesItemDTO: JSONObjectDTO, Equatable {
     }
 }
 
-/// A part of an item: `output_text` or `summary_text` (`text`), `refusal` (`refusal`).
+/// A part of an item: `output_text` or `summary_text` (`text`, and an output text's
+/// `annotations`), `refusal` (`refusal`).
 struct ResponsesPartDTO: JSONObjectDTO, Equatable {
     var type: String?
     var text: String?
     var refusal: String?
+    var annotations: [JSONValue]?
 
     mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
         switch key {
         case "type": try reader.read(&type)
         case "text": try reader.read(&text)
         case "refusal": try reader.read(&refusal)
+        case "annotations": try reader.read(&annotations)
         default: try reader.skipValue()
         }
     }

@@ -7,8 +7,8 @@ import ChatJSON
 struct ResponsesRequestDTO: JSONFields, Equatable {
     /// One input item: a message (`role`, `content` parts), a `reasoning` item (its `summary`
     /// and `encrypted_content`), a `function_call` (`call_id`, `name`, `arguments`) or a
-    /// `function_call_output` (`call_id`, `output`: text, or parts when it holds images). Only
-    /// the members its type has are set.
+    /// `function_call_output` (`call_id`, `output`: text, or parts when it holds images), or a
+    /// `web_search_call` the server ran (`status`, `action`). Only the members its type has are set.
     struct ItemDTO: JSONFields, Equatable {
         var type = ""
         var role: String?
@@ -19,8 +19,12 @@ struct ResponsesRequestDTO: JSONFields, Equatable {
         var name: String?
         var arguments: String?
         var output: OutputDTO?
+        var status: String?
+        var action: JSONValue?
 
         static let fields: [JSONField<Self>] = [
+            JSONField("status", optional: { $0.status }, { $0.status = $1 }),
+            JSONField("action", optional: { $0.action }, { $0.action = $1 }),
             JSONField("type", { $0.type }, { $0.type = $1 }),
             JSONField("role", optional: { $0.role }, { $0.role = $1 }),
             JSONField("content", optional: { $0.content }, { $0.content = $1 }),
@@ -120,21 +124,22 @@ struct ResponsesRequestDTO: JSONFields, Equatable {
         ]
     }
 
-    /// A function tool, flat: `{"type": "function", "name", "description", "parameters", "strict"}`.
+    /// A function tool, flat: `{"type": "function", "name", "description", "parameters", "strict"}`;
+    /// or a tool of the server's own, its type alone (`{"type": "web_search"}`).
     struct ToolDTO: JSONFields, Equatable {
         var type = "function"
-        var name = ""
+        var name: String? = ""
         var description: String?
-        var parameters = JSONValue.null
+        var parameters: JSONValue? = JSONValue.null
         /// Most MCP servers' schemas are not strict-compatible: false.
-        var strict = false
+        var strict: Bool? = false
 
         static let fields: [JSONField<Self>] = [
             JSONField("type", { $0.type }, { $0.type = $1 }),
-            JSONField("name", { $0.name }, { $0.name = $1 }),
+            JSONField("name", optional: { $0.name }, { $0.name = $1 }),
             JSONField("description", optional: { $0.description }, { $0.description = $1 }),
-            JSONField("parameters", { $0.parameters }, { $0.parameters = $1 }),
-            JSONField("strict", { $0.strict }, { $0.strict = $1 }),
+            JSONField("parameters", optional: { $0.parameters }, { $0.parameters = $1 }),
+            JSONField("strict", optional: { $0.strict }, { $0.strict = $1 }),
         ].sortedByName()
     }
 

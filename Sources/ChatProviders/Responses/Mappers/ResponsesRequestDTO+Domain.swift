@@ -140,7 +140,11 @@ extension ResponsesRequestDTO {
                     wire.append(
                         ItemDTO(type: "function_call", call_id: call.id, name: call.name, arguments: call.argumentsText)
                     )
-                case .toolResult:
+                case .webSearch(.item(let item)):
+                    flush()
+                    wire.append(
+                        ItemDTO(type: "web_search_call", status: item["status"]?.string, action: item["action"]))
+                case .toolResult, .webSearch:
                     continue
                 }
             }
