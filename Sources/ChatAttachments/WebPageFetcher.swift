@@ -13,6 +13,12 @@ struct WebPageFetcher {
     /// The most redirects followed for one URL.
     static let redirectLimit = 5
 
+    /// Whether a redirect from `current` to `next` leaves TLS: a page asked for over https is
+    /// never read in the clear.
+    static func downgrades(from current: WebAddress, to next: WebAddress) -> Bool {
+        current.text.lowercased().hasPrefix("https:") && !next.text.lowercased().hasPrefix("https:")
+    }
+
     /// A fetched body and what it is.
     struct Page {
         /// Where it came from, after any redirects.
@@ -53,6 +59,9 @@ struct WebPageFetcher {
                     }
                     guard let location = head.header("location"), let next = current.resolving(location) else {
                         return .failure(.badRedirect(url: current.shown))
+                    }
+                    if Self.downgrades(from: current, to: next) {
+                        return .failure(.insecureRedirect(url: current.shown, to: next.shown))
                     }
                     redirects += 1
                     current = next

@@ -5,6 +5,7 @@ import Testing
 
 @testable import ChatAttachments
 @testable import ChatHTTP
+@testable import ChatPresentation
 
 private let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13]
 
@@ -65,6 +66,19 @@ struct WebAttachmentTests {
         <p>caf&#233; &copy; &#8364; &#x41;</p>
         </body></html>
         """
+
+    @Test func aRedirectFromHTTPSToPlainHTTPIsNotFollowed() throws {
+        let secure = try #require(WebAddress("https://example.org/a"))
+        #expect(WebPageFetcher.downgrades(from: secure, to: try #require(WebAddress("http://example.org/b"))))
+        #expect(WebPageFetcher.downgrades(from: secure, to: try #require(WebAddress("HTTP://example.org/b"))))
+        #expect(!WebPageFetcher.downgrades(from: secure, to: try #require(WebAddress("https://example.net/b"))))
+        let plain = try #require(WebAddress("http://example.org/a"))
+        #expect(!WebPageFetcher.downgrades(from: plain, to: try #require(WebAddress("http://example.org/b"))))
+        #expect(
+            ErrorWording.line(
+                for: AttachmentError.web(.insecureRedirect(url: "https://a.test/x", to: "http://a.test/y")))
+                == "https://a.test/x: a redirect from https to plain http (http://a.test/y); not followed")
+    }
 
     @Test func anHTMLPageBecomesMarkdownWithoutScriptsOrHiddenText() async throws {
         let server = try server { path in path == "/article" ? page(Self.article, type: "text/html; charset=utf-8") : []

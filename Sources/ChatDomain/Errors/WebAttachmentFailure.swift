@@ -9,6 +9,8 @@ public enum WebAttachmentFailure: Error, Sendable, Equatable {
     case tooManyRedirects(url: String, limit: Int)
     /// A redirect whose `Location` is missing or not an `http(s)` URL.
     case badRedirect(url: String)
+    /// A redirect from an `https` page to an `http` one (`to`), which chat does not follow.
+    case insecureRedirect(url: String, to: String)
     /// The body is over the limit (`max_file_bytes` for text, the image limit for images).
     case tooLarge(url: String, limit: Int)
     /// A media type chat does not attach (not text, JSON, HTML or an image it knows).

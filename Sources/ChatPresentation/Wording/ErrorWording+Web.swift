@@ -13,6 +13,8 @@ extension ErrorWording {
             return "\(url): more than \(limit) redirects; gave up"
         case .badRedirect(let url):
             return "\(url): a redirect to no http(s) URL; gave up"
+        case .insecureRedirect(let url, let target):
+            return "\(url): a redirect from https to plain http (\(target)); not followed"
         case .tooLarge(let url, let limit):
             return "\(url): the page is over the \(ByteCount.text(limit)) a fetched page may be "
                 + "(max_file_bytes in the config for text)"
