@@ -19,35 +19,15 @@ package enum PDFText {
     /// The text of the PDF at `path` (UTF-8, its pages in order, a blank line apart) and its
     /// number of pages (the form feeds `pdftotext` ends each page with).
     package static func extract(_ path: String) -> Result<(text: String, pages: Int), Failure> {
-        guard let ends = ProcessSpawn.pipe() else { return .failure(.failed("could not create a pipe")) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let spawned = ProcessSpawn.spawn(
-            ["pdftotext", "-q", "-enc", "UTF-8", path, "-"], actions: &actions, searchPath: true)
-        close(ends.write)
-        let pid: pid_t
-        switch spawned {
-        case .success(let child):
-            pid = child
+        let status: Int32
+        let output: [UInt8]
+        switch ProcessSpawn.output(["pdftotext", "-q", "-enc", "UTF-8", path, "-"], quiet: true, searchPath: true) {
+        case .success(let ended):
+            (status, output) = ended
         case .failure(let failure):
-            close(ends.read)
             if failure.code == ENOENT { return .failure(.missing) }
             return .failure(.failed("could not run pdftotext: \(String(cString: strerror(failure.code)))"))
         }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(ends.read, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            output.append(contentsOf: buffer[0..<count])
-        }
-        close(ends.read)
-        let status = ProcessSpawn.wait(pid)
         // 127: the shell's "not found", should a spawn report it only once the child runs.
         if status == 127 { return .failure(.missing) }
         guard status == 0 else { return .failure(.failed("pdftotext ended with status \(status)")) }

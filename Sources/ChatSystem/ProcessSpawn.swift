@@ -93,4 +93,39 @@ public enum ProcessSpawn {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
     }
+
+    /// Runs `arguments` (as `spawn` does) to its end and returns its status (as `wait` gives it)
+    /// and all it wrote on standard output. With `quiet`, its standard input and error are
+    /// /dev/null; otherwise they stay this process's (a command that asks for a passphrase can).
+    public static func output(_ arguments: [String], quiet: Bool = false, searchPath: Bool = false) -> Result<
+        (status: Int32, output: [UInt8]), Failure
+    > {
+        guard let ends = pipe() else { return .failure(Failure(code: errno)) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if quiet { posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) }
+        posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
+        if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+        let spawned = spawn(arguments, actions: &actions, searchPath: searchPath)
+        close(ends.write)
+        let pid: pid_t
+        switch spawned {
+        case .success(let child):
+            pid = child
+        case .failure(let failure):
+            close(ends.read)
+            return .failure(failure)
+        }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(ends.read, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            output.append(contentsOf: buffer[0..<count])
+        }
+        close(ends.read)
+        return .success((wait(pid), output))
+    }
 }

@@ -12,31 +12,10 @@ package enum ShellCommand {
     }
 
     package static func run(_ command: String) throws(Failure) -> (status: Int32, output: [UInt8]) {
-        guard let ends = ProcessSpawn.pipe() else { throw Failure(message: "could not create a pipe") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends.write, 1)
-
-        let spawned = ProcessSpawn.spawn(["/bin/sh", "-c", command], actions: &actions)
-        close(ends.write)
-        let pid: pid_t
-        switch spawned {
-        case .success(let child):
-            pid = child
+        switch ProcessSpawn.output(["/bin/sh", "-c", command]) {
+        case .success(let ended): return ended
         case .failure(let failure):
-            close(ends.read)
             throw Failure(message: "could not run /bin/sh: \(String(cString: strerror(failure.code)))")
         }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(ends.read, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            if count <= 0 { break }
-            output.append(contentsOf: buffer[0..<count])
-        }
-        close(ends.read)
-        return (ProcessSpawn.wait(pid), output)
     }
 }

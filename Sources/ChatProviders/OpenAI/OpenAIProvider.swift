@@ -82,14 +82,14 @@ struct OpenAIProvider: ChatProvider {
         ProviderRequest(method: "GET", path: "/models", accept: "application/json", acceptCompression: true)
     }
 
-    /// vLLM's and OpenRouter's model lists give each model's window; llama.cpp's `/props` (at
-    /// the server's root) the context one request may use.
+    /// vLLM's model list gives each model's window; llama.cpp's `/props` (at the server's root)
+    /// the context one request may use.
     var contextWindowQueries: [ContextWindowQuery] {
         [
             ContextWindowQuery(request: modelsRequest(after: nil)) { body, model in
                 guard let models = (try? JSONReader.read(ModelListDTO.self, from: body))?.data else { return nil }
                 let entry = models.first { $0.id == model } ?? (models.count == 1 ? models.first : nil)
-                return entry?.max_model_len ?? entry?.context_length
+                return entry?.max_model_len
             },
             ContextWindowQuery(
                 request: {

@@ -4,20 +4,18 @@ import ChatJSON
 import ChatSystem
 
 /// What chat uses of the answer to `GET /models`: each model's id and owner, and its context
-/// window where the server says it (vLLM's `max_model_len`, OpenRouter's `context_length`).
+/// window where the server says it (vLLM's `max_model_len`).
 struct ModelListDTO: JSONObjectDTO {
     struct ModelDTO: JSONObjectDTO {
         var id: String?
         var owned_by: String?
         var max_model_len: Int? = nil
-        var context_length: Int? = nil
 
         mutating func read(_ key: JSONKey, from reader: inout some JSONFieldReader) throws(JSONSyntaxError) {
             switch key {
             case "id": try reader.read(&id)
             case "owned_by": try reader.read(&owned_by)
             case "max_model_len": try reader.read(&max_model_len)
-            case "context_length": try reader.read(&context_length)
             default: try reader.skipValue()
             }
         }
