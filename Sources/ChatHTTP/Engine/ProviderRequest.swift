@@ -36,4 +36,15 @@ package struct ProviderRequest: Sendable {
         self.acceptCompression = acceptCompression
         self.sentAsText = sentAsText
     }
+
+    /// The request for an answer: `body` (nil when the request could not be encoded: a number
+    /// that is not finite) posted to `path`, asking for an event stream when `stream`.
+    package static func answer(
+        path: String, body: [UInt8]?, stream: Bool, headers: [(name: String, value: String)] = []
+    ) throws(ChatError) -> ProviderRequest {
+        guard let body else { throw .malformedResponse("could not encode the request: a number is not finite") }
+        return ProviderRequest(
+            method: "POST", path: path, accept: stream ? "text/event-stream" : "application/json", body: body,
+            headers: headers)
+    }
 }

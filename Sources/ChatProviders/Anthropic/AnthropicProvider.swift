@@ -64,13 +64,8 @@ struct AnthropicProvider: ChatProvider {
         var dto = try MessagesRequestDTO(
             request, thinking: asked?.0, showsThinking: reasoning.isOn, cache: cache, takesImages: takesImages)
         if webSearch.isOn { dto.offerWebSearch(maxUses: webSearchMaxUses) } else { dto.leaveOutWebSearches() }
-        guard let body = dto.jsonBytes else {
-            throw .malformedResponse("could not encode the request: a number is not finite")
-        }
-        var shaped = ProviderRequest(
-            method: "POST", path: chatPath,
-            accept: request.settings.stream ? "text/event-stream" : "application/json",
-            body: body, headers: Self.headers)
+        var shaped = try ProviderRequest.answer(
+            path: chatPath, body: dto.jsonBytes, stream: request.settings.stream, headers: Self.headers)
         shaped.sentAsText = dto.sentAsText && toldSentAsText.set()
         if dto.thinking != nil, let effort = asked?.budgetAsEffort, let tokens = thinkingBudget,
             toldBudgetAsEffort.set()

@@ -27,12 +27,7 @@ struct OpenAIProvider: ChatProvider {
     func chatRequest(for request: ChatRequest, variant: OpenAIRequestVariant) throws(ChatError) -> ProviderRequest {
         let dto = ChatCompletionRequestDTO(
             request, includeUsage: variant.includeUsage, takesImages: takesImages)
-        guard let body = dto.jsonBytes else {
-            throw .malformedResponse("could not encode the request: a number is not finite")
-        }
-        var shaped = ProviderRequest(
-            method: "POST", path: chatPath,
-            accept: request.settings.stream ? "text/event-stream" : "application/json", body: body)
+        var shaped = try ProviderRequest.answer(path: chatPath, body: dto.jsonBytes, stream: request.settings.stream)
         shaped.sentAsText = dto.sentAsText && toldSentAsText.set()
         return shaped
     }

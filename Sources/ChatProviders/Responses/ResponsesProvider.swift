@@ -35,12 +35,7 @@ struct ResponsesProvider: ChatProvider {
             request, includeEncrypted: variant.includeEncrypted, showsReasoning: reasoning.isOn,
             takesImages: takesImages)
         if webSearch.isOn { dto.offerWebSearch() } else { dto.leaveOutWebSearches() }
-        guard let body = dto.jsonBytes else {
-            throw .malformedResponse("could not encode the request: a number is not finite")
-        }
-        var shaped = ProviderRequest(
-            method: "POST", path: chatPath,
-            accept: request.settings.stream ? "text/event-stream" : "application/json", body: body)
+        var shaped = try ProviderRequest.answer(path: chatPath, body: dto.jsonBytes, stream: request.settings.stream)
         shaped.sentAsText = dto.sentAsText && toldSentAsText.set()
         return shaped
     }

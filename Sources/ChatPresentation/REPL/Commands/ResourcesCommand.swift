@@ -8,9 +8,7 @@ struct ResourcesCommand: SlashCommand {
     let summary = "list the resources of the MCP servers that are on (/resource SERVER URI attaches one)"
 
     func completions(for argument: String, in context: CompletionContext) -> [String] {
-        let word = CompletionContext.lastWord(of: argument)
-        guard !argument.contains(where: \.isWhitespace) else { return [] }
-        return context.toolServers.filter { $0.hasPrefix(word) }
+        context.servers(completingFirstWordOf: argument)
     }
 
     func run(_ argument: String?, in context: REPLContext) async -> SlashCommandResult {
