@@ -1,5 +1,11 @@
 import ChatDomain
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The way JSON-RPC messages reach one MCP server and its answers come back: a child's pipes
 /// (`MCPStdioConnection`) or HTTP requests (`MCPHTTPConnection`). `MCPClient` speaks MCP over
 /// either; what the server sends of its own accord goes to the connection's `MCPInbound`.
@@ -15,6 +21,11 @@ protocol MCPConnection: Sendable {
     /// Ends the session (and the server, when chat started it), within 3 s; a request made
     /// afterwards fails (over stdio, so does every request still waiting).
     func close() async
+
+    /// As this process ends: ends the session as `close()` does, but leaves a child that is
+    /// still running to end by itself (its input closed); that child, for
+    /// `ProcessSpawn.endAfterExit`.
+    func closeAtExit() async -> pid_t?
 }
 
 extension MCPConnection {

@@ -5,6 +5,12 @@ import ChatOAuth
 import ChatSystem
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// JSON-RPC 2.0 with an MCP server over Streamable HTTP (MCP 2025-03-26 and later), through
 /// chat's own HTTP client (libcurl, whose handle pool keeps one connection to the server).
 ///
@@ -153,6 +159,11 @@ final class MCPHTTPConnection: MCPConnection {
 
     func notify(_ method: String, params: JSONValue) async {
         _ = await post(MCPMessage.notification(method, params: params), expecting: nil, as: nil, timeout: 10)
+    }
+
+    func closeAtExit() async -> pid_t? {
+        await close()
+        return nil
     }
 
     func close() async {

@@ -152,21 +152,46 @@ final class MCPStdioConnection: MCPConnection {
     /// sends SIGTERM after 1 s and SIGKILL after 2 s more; every request still waiting fails.
     /// Blocks while it waits.
     private func stop() {
+        guard let running = release() else { return }
+        Self.end(running)
+    }
+
+    /// As this process ends: closes the child's input, as `close()` does, without waiting for
+    /// the child to end; the child if it is still running (for `ProcessSpawn.endAfterExit`).
+    func closeAtExit() async -> pid_t? {
+        release()
+    }
+
+    /// Closes the child's input and fails every request still waiting, once; the child while it
+    /// has not ended (nil once released before, or ended and reaped).
+    private func release() -> pid_t? {
         let first = state.withLock { state -> Bool in
             defer { state.reaped = true }
             return !state.reaped
         }
-        guard first else { return }
+        guard first else { return nil }
         writing.withLock { _ in Self.closeDescriptor(input) }
         fail(all: .stopped)
-        // The whole process group: a launcher (`npx`, `uvx`) runs the real server as its child.
-        for (signal, wait) in [(Int32(0), 1.0), (SIGTERM, 2.0)] {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == pid ? nil : pid
+    }
+
+    /// Ends child `pid` whose input is closed within 3 s: waits 1 s for it to end, then sends
+    /// its process group SIGTERM (a launcher such as `npx` or `uvx` runs the real server as its
+    /// child), waits 2 s more, then sends SIGKILL. Blocks while it waits.
+    static func end(_ pid: pid_t) {
+        for (signal, wait) in [(Int32(0), terminateAfter), (SIGTERM, killAfter)] {
             if signal != 0 { kill(-pid, signal) }
-            if Self.reap(pid, within: wait) { return }
+            if reap(pid, within: wait) { return }
         }
         kill(-pid, SIGKILL)
         _ = ProcessSpawn.wait(pid)
     }
+
+    /// How long a child whose input is closed has to end before SIGTERM, and then before
+    /// SIGKILL, in seconds.
+    static let terminateAfter = 1.0
+    static let killAfter = 2.0
 
     /// Gives up the request `id` if it is still waiting, failing it with `failure`, and tells
     /// the server.

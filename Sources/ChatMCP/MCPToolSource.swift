@@ -1,5 +1,13 @@
 import ChatDomain
 import ChatHTTP
+import ChatSystem
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The tools of the MCP servers a run uses (`ToolSource`), and their prompts and resources: each
 /// server started (stdio) or connected (Streamable HTTP) when first needed, once, in the era it
@@ -265,6 +273,39 @@ actor MCPToolSource: ToolSource {
         clients = [:]
         await withTaskGroup(of: Void.self) { group in
             for connection in ending { group.addTask { await connection.close() } }
+        }
+    }
+
+    /// As this process ends: ends every server started as `close()` does, without waiting for
+    /// a child to end: one still running after its input closed is left to a watcher that
+    /// outlives this process (`ProcessSpawn.endAfterExit`: SIGTERM after 1 s, SIGKILL after 2 s
+    /// more), or, where there can be none, waited for as `close()` does.
+    func closeAtExit() async {
+        for client in clients.values { client.stopListening() }
+        let ending = connections
+        connections = []
+        clients = [:]
+        let running = await withTaskGroup(of: Optional<pid_t>.self) { group -> [pid_t] in
+            for connection in ending { group.addTask { await connection.closeAtExit() } }
+            var running: [pid_t] = []
+            for await pid in group { if let pid { running.append(pid) } }
+            return running
+        }
+        guard !running.isEmpty,
+            !ProcessSpawn.endAfterExit(
+                running, terminateAfter: MCPStdioConnection.terminateAfter, killAfter: MCPStdioConnection.killAfter)
+        else { return }
+        await withTaskGroup(of: Void.self) { group in
+            for pid in running {
+                group.addTask {
+                    await withCheckedContinuation { continuation in
+                        DispatchQueue.global().async {
+                            MCPStdioConnection.end(pid)
+                            continuation.resume()
+                        }
+                    }
+                }
+            }
         }
     }
 

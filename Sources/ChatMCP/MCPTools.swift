@@ -120,6 +120,13 @@ public final class MCPTools: ToolSource {
         await source.close()
     }
 
+    /// As this process ends: ends every server started without waiting for its process to
+    /// end; one still running is ended by a watcher that outlives this process, within 3 s, as
+    /// `close()` would (docs/tools.md).
+    public func closeAtExit() async {
+        await source.closeAtExit()
+    }
+
     /// A server's name as a file name: only letters, digits, `-`, `_` and `.` (not leading).
     static func fileName(_ name: String) -> String {
         let safe = name.unicodeScalars.map { scalar -> Character in

@@ -94,6 +94,19 @@ public enum ProcessSpawn {
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + status & 0x7F
     }
 
+    /// Leaves the ending of the process groups led by `pids` (children this process started
+    /// with `ownProcessGroup`) to a watcher that outlives this process, for a process about to
+    /// end: SIGTERM to those still running after `terminateAfter` seconds, SIGKILL after
+    /// `killAfter` more. False where the system has no way to (no pidfd before Linux 5.3, no
+    /// fork): the caller then waits for them itself.
+    public static func endAfterExit(_ pids: [pid_t], terminateAfter: Double, killAfter: Double) -> Bool {
+        let pids: [Int32] = pids.map { Int32($0) }
+        return pids.withUnsafeBufferPointer { buffer in
+            cprocess_end_after_exit(
+                buffer.baseAddress, Int32(buffer.count), Int32(terminateAfter * 1000), Int32(killAfter * 1000)) == 0
+        }
+    }
+
     /// Runs `arguments` (as `spawn` does) to its end and returns its status (as `wait` gives it)
     /// and all it wrote on standard output. With `quiet`, its standard input and error are
     /// /dev/null; otherwise they stay this process's (a command that asks for a passphrase can).

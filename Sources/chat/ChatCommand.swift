@@ -144,7 +144,7 @@ enum ChatCommand {
                 session: session, options: options, console: console, connectAhead: repository.preconnect
             ).run()
             // Every way a chat ends (an answer, an error, Ctrl-C, SIGTERM, SIGHUP) comes here.
-            await session.toolServers?.close()
+            await session.toolServers?.closeAtExit()
             return status
         } catch {
             return console.fail(error.message, status: error.status)

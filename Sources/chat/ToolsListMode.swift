@@ -5,7 +5,7 @@ import ChatPresentation
 import ChatSystem
 
 /// `chat --tools-list`: the tools and prompts of the configured MCP servers (those `-T` names,
-/// else all), with the MCP version each speaks, each server started, asked, and ended; a server
+/// else all), with the MCP version each speaks, each server started, asked, and ended (not waited for); a server
 /// that cannot be used is one line on stderr, and the exit status 1.
 struct ToolsListMode {
     var options: CommandLineOptions
@@ -40,7 +40,6 @@ struct ToolsListMode {
                 status.protocolVersion.map { (status.server, $0) }
             })
         let unlisted = await tools.unlistedServers()
-        await tools.close()
         if options.json {
             ToolListPresenter.json(entries, prompts: prompts, lines: JSONLines(console.stdout))
         } else {
@@ -48,6 +47,8 @@ struct ToolsListMode {
             ToolListPresenter(output: console.stdout, style: style).show(
                 servers: tools.servers, tools: entries, versions: versions, prompts: prompts)
         }
+        // The list is out before the servers are ended, which chat does not wait for.
+        await tools.closeAtExit()
         // A server asked for and not listed was said on stderr; the status says it too.
         return unlisted.isEmpty ? 0 : 1
     }

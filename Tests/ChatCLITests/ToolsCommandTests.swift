@@ -227,6 +227,66 @@ struct ToolsCommandTests {
         #expect(!isRunning(chat.home + "/slow.py"), "the server outlived chat by 3 s")
     }
 
+    @Test func chatEndsWithoutWaitingForAServerAndAWatcherEndsOneThatStaysWithin3Seconds() async throws {
+        // A server that outlives the end of its input and SIGTERM alike: only SIGKILL ends it.
+        // chat waited for it up to 3 s before; now its list is out and chat has ended while the
+        // server still runs, and a watcher that outlived chat sends SIGTERM, then SIGKILL.
+        let chat = ChatBinary()
+        let script = chat.home + "/stubborn.py"
+        let pidFile = chat.home + "/stubborn.pid"
+        let events = chat.home + "/stubborn.log"
+        try """
+        import json, os, signal, sys, time
+        def note(text):
+            with open("\(events)", "a") as log:
+                log.write(text + "\\n")
+        signal.signal(signal.SIGTERM, lambda number, frame: note("term"))
+        with open("\(pidFile)", "w") as f:
+            f.write(str(os.getpid()))
+        for line in sys.stdin:
+            message = json.loads(line)
+            method, id = message.get("method"), message.get("id")
+            if method == "initialize":
+                result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                          "serverInfo": {"name": "stubborn", "version": "1"}}
+            elif method == "tools/list":
+                result = {"tools": [{"name": "stay", "description": "Stays.", "inputSchema": {"type": "object"}}]}
+            elif id is not None:
+                sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": id,
+                                             "error": {"code": -32601, "message": "no such method"}}) + "\\n")
+                sys.stdout.flush()
+                continue
+            else:
+                continue
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": id, "result": result}) + "\\n")
+            sys.stdout.flush()
+        note("eof")
+        while True:
+            time.sleep(1)
+        """.write(toFile: script, atomically: true, encoding: .utf8)
+        let config = try chat.writeConfig(
+            #"{"mcp_servers": {"stubborn": {"command": "/usr/bin/python3", "args": ["\#(script)"]}}}"#)
+        let result = try await chat.run(["--config", config, "--tools-list", "-T", "stubborn"], timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("stay"), "\(result.stdout)")
+        let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8)))
+        // SIGKILL is 3 s away: the server still runs, with chat gone.
+        #expect(isAlive(pid), "chat waited for the server to end")
+        let deadline = ContinuousClock.now + .seconds(15)
+        while isAlive(pid) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(!isAlive(pid), "the watcher did not end the server")
+        let log = (try? String(contentsOfFile: events, encoding: .utf8)) ?? ""
+        #expect(log == "eof\nterm\n", "\(log)")
+    }
+
+    /// Whether process `pid` runs (a zombie no longer does: the reaper may be slow to reap it).
+    private func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return false }
+        return !stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+
     /// Whether a process whose command line holds `text` runs.
     private func isRunning(_ text: String) -> Bool {
         let process = Process()

@@ -21,4 +21,14 @@ short cprocess_peer_shutdown_event(void);
 /// (neither close_range nor /proc), which would make every spawn fail.
 int cprocess_spawn_close_from(void *actions, int lowest);
 
+/// Leaves the ending of child processes to a process that outlives this one, as this one ends:
+/// forks a watcher that closes every descriptor it inherited (so that no pipe stays open for
+/// it), waits up to `term_after_ms` for each process of `pids` (each the leader of its own
+/// process group) to end, sends SIGTERM to the groups of those still running, waits up to
+/// `kill_after_ms` more, then sends SIGKILL. It knows each process by a pidfd (Linux 5.3 on),
+/// so a number reused meanwhile is never signalled, and uses only async-signal-safe calls
+/// after the fork. Returns 0 when the watcher runs; -1 where there is no pidfd or no fork, and
+/// the caller then waits for the processes itself.
+int cprocess_end_after_exit(const int *pids, int count, int term_after_ms, int kill_after_ms);
+
 #endif
