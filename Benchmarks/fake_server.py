@@ -296,8 +296,9 @@ def anthropic_message(content: list, stop_reason, output_tokens: int) -> dict:
             "usage": anthropic_usage(output_tokens)}
 
 
-def anthropic_events(n: int, size: int, doc: str = "") -> tuple:
+def anthropic_events(texts: list) -> tuple:
     """A Messages stream of the answer's pieces, and the index of the first piece's event."""
+    n = len(texts)
     events = [
         sse("message_start", {"type": "message_start", "message": anthropic_message([], None, 1)}),
         sse("content_block_start", {"type": "content_block_start", "index": 0,
@@ -307,7 +308,7 @@ def anthropic_events(n: int, size: int, doc: str = "") -> tuple:
     first = len(events)
     events += [sse("content_block_delta", {"type": "content_block_delta", "index": 0,
                                            "delta": {"type": "text_delta", "text": text}})
-               for text in pieces(n, size, doc)]
+               for text in texts]
     events += [
         sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
         sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
@@ -349,9 +350,9 @@ def obfuscation(index: int, text: str) -> str:
     return "".join(ALPHABET[(index * 13 + k) % len(ALPHABET)] for k in range(length)).replace(" ", "x")
 
 
-def responses_events(n: int, size: int, doc: str = "", obfuscate: bool = True) -> tuple:
+def responses_events(texts: list, obfuscate: bool = True) -> tuple:
     """A Responses stream of the answer's pieces, and the index of the first piece's event."""
-    texts = pieces(n, size, doc)
+    n = len(texts)
     whole = "".join(texts)
     seq = iter(range(n + 16))
     part = {"type": "output_text", "annotations": [], "logprobs": [], "text": ""}
@@ -384,11 +385,17 @@ def responses_events(n: int, size: int, doc: str = "", obfuscate: bool = True) -
     return events, first
 
 
-def wire_events(wire: str, n: int, size: int, doc: str = "", obfuscate: bool = True) -> tuple:
-    """The stream of a newer wire (`anthropic`, `responses`) and the index of its first piece."""
+def wire_events_of(wire: str, texts: list, obfuscate: bool = True) -> tuple:
+    """The stream of a newer wire (`anthropic`, `responses`) with these pieces, and the index of
+    its first piece's event."""
     if wire == "anthropic":
-        return anthropic_events(n, size, doc)
-    return responses_events(n, size, doc, obfuscate)
+        return anthropic_events(texts)
+    return responses_events(texts, obfuscate)
+
+
+def wire_events(wire: str, n: int, size: int, doc: str = "", obfuscate: bool = True) -> tuple:
+    """The stream of a newer wire with the answer's `n` pieces, and the index of its first piece's."""
+    return wire_events_of(wire, pieces(n, size, doc), obfuscate)
 
 
 def wire_stream(wire: str, n: int, size: int, doc: str = "", obfuscate: bool = True) -> bytes:
