@@ -22,15 +22,35 @@ It listens on 127.0.0.1 only. The answer's shape is chosen by the base URL, so e
            Otherwise (`block`, the default) the short chunk shape, and with no delay the stream
            is written as a few large HTTP chunks.
 
-Any POST whose path ends in `/chat/completions` is answered; `"stream": true` in the request
-gets Server-Sent Events (one `chat.completion.chunk` per piece, then a finish chunk and
-`data: [DONE]`), otherwise one `chat.completion` with the whole text. `GET .../models` lists one
-model.
+Three wires, by the path the POST ends in, each answered with the same pieces:
 
-`GET /stats` returns what the server saw of the last chat request, as JSON: when it sent the
-first content byte (`first_content_ns`, taken just before the send; CLOCK_MONOTONIC nanoseconds,
-the clock of Python's `time.monotonic_ns()`, comparable across processes on Linux), the request body's size, the number
-of messages, the last user message, and the whole request body when `?body=1` is given.
+- `/chat/completions` (OpenAI's Chat Completions): `"stream": true` in the request gets
+  Server-Sent Events (one `chat.completion.chunk` per piece, then a finish chunk and
+  `data: [DONE]`), otherwise one `chat.completion` with the whole text.
+- `/messages` (Anthropic's Messages API): streamed, each event with its `event:` line, as the API
+  sends them: `message_start` (the message with its usage), `content_block_start`, `ping`, one
+  `content_block_delta` (`text_delta`) per piece, `content_block_stop`, `message_delta` (the
+  stop reason and the usage), `message_stop`; otherwise one `message`.
+- `/responses` (OpenAI's Responses API): streamed, each event with its `event:` line and its
+  `sequence_number`: `response.created` and `response.in_progress` (the whole response,
+  `in_progress`), `response.output_item.added`, `response.content_part.added`, one
+  `response.output_text.delta` per piece (`item_id`, `output_index`, `content_index`, `delta`,
+  `logprobs: []`, and the `obfuscation` padding the API adds by default), then
+  `response.output_text.done`, `response.content_part.done` and `response.output_item.done`
+  (each with the whole text) and `response.completed` (the whole response, its output and its
+  usage); otherwise one `response`.
+
+The two newer wires always have their full shape; `frame` chooses only how the stream is cut
+into HTTP chunks (`event`: each event its own, in writes of about 64 KiB; `block`, with no delay:
+everything up to the first piece in one HTTP chunk, then HTTP chunks of about 64 KiB; with a
+delay, each event its own either way). `GET .../models` lists one model.
+
+`GET /stats` returns what the server saw of the last chat request (of any wire), as JSON: the
+wire (`openai`, `anthropic`, `responses`), when it sent the first content byte
+(`first_content_ns`, taken just before the send; CLOCK_MONOTONIC nanoseconds, the clock of
+Python's `time.monotonic_ns()`, comparable across processes on Linux), the request body's size,
+the number of messages (of input items, for `/responses`), the last user message's text, and
+the whole request body when `?body=1` is given.
 
 Usage: fake_server.py [--port N] [--port-file PATH]   (port 0, the default, picks a free one)
 """
@@ -250,6 +270,191 @@ def event_framed_blocks(n: int, size: int, include_usage: bool, doc: str = ""):
     return result
 
 
+# MARK: - Anthropic's Messages API and OpenAI's Responses API
+
+ANTHROPIC_MODEL = "claude-haiku-4-5-20251001"
+ANTHROPIC_ID = "msg_01XFDUDYJgAACzvnptvVoYEL"
+RESPONSES_MODEL = "gpt-4o-mini-2024-07-18"
+RESPONSES_ID = "resp_68b5e1f0c2a48193b6bd4c2bd8a0c4e40e1e9a3f5d6c7b8a"
+RESPONSES_ITEM = "msg_68b5e1f1a6f48193a7b3c91de2f0a4b50e1e9a3f5d6c7b8a"
+
+
+def sse(name: str, body) -> bytes:
+    """One Server-Sent Event with its `event:` line, as both APIs send them."""
+    return b"event: " + name.encode() + b"\ndata: " + json.dumps(body, separators=(",", ":")).encode() + b"\n\n"
+
+
+def anthropic_usage(output_tokens: int) -> dict:
+    return {"input_tokens": 8, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0,
+            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+            "output_tokens": output_tokens, "service_tier": "standard"}
+
+
+def anthropic_message(content: list, stop_reason, output_tokens: int) -> dict:
+    return {"model": ANTHROPIC_MODEL, "id": ANTHROPIC_ID, "type": "message", "role": "assistant",
+            "content": content, "stop_reason": stop_reason, "stop_sequence": None,
+            "usage": anthropic_usage(output_tokens)}
+
+
+def anthropic_events(texts: list) -> tuple:
+    """A Messages stream of the answer's pieces, and the index of the first piece's event."""
+    n = len(texts)
+    events = [
+        sse("message_start", {"type": "message_start", "message": anthropic_message([], None, 1)}),
+        sse("content_block_start", {"type": "content_block_start", "index": 0,
+                                    "content_block": {"type": "text", "text": ""}}),
+        sse("ping", {"type": "ping"}),
+    ]
+    first = len(events)
+    events += [sse("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                           "delta": {"type": "text_delta", "text": text}})
+               for text in texts]
+    events += [
+        sse("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                              "usage": {"input_tokens": 8, "cache_creation_input_tokens": 0,
+                                        "cache_read_input_tokens": 0, "output_tokens": n}}),
+        sse("message_stop", {"type": "message_stop"}),
+    ]
+    return events, first
+
+
+def responses_object(status: str, text=None, output_tokens: int = 0) -> dict:
+    """The whole response, as `response.created`, `response.completed` and a plain answer carry it."""
+    output = []
+    if text is not None:
+        output = [{"id": RESPONSES_ITEM, "type": "message", "status": "completed",
+                   "content": [{"type": "output_text", "annotations": [], "logprobs": [], "text": text}],
+                   "role": "assistant"}]
+    done = status == "completed"
+    return {
+        "id": RESPONSES_ID, "object": "response", "created_at": 1756750320, "status": status,
+        "background": False, "completed_at": 1756750321 if done else None, "error": None,
+        "incomplete_details": None, "instructions": None, "max_output_tokens": None, "max_tool_calls": None,
+        "model": RESPONSES_MODEL, "output": output, "parallel_tool_calls": True, "previous_response_id": None,
+        "prompt_cache_key": None, "reasoning": {"effort": None, "summary": None}, "safety_identifier": None,
+        "service_tier": "default" if done else "auto", "store": False, "temperature": 1.0,
+        "text": {"format": {"type": "text"}, "verbosity": "medium"}, "tool_choice": "auto", "tools": [],
+        "top_logprobs": 0, "top_p": 1.0, "truncation": "disabled",
+        "usage": {"input_tokens": 8, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": output_tokens,
+                  "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 8 + output_tokens}
+        if done else None,
+        "user": None, "metadata": {},
+    }
+
+
+def obfuscation(index: int, text: str) -> str:
+    """The padding the API adds to each delta (random there; deterministic here), so that the
+    delta and its padding are about the same length whatever the text."""
+    length = max(0, 16 - len(text))
+    return "".join(ALPHABET[(index * 13 + k) % len(ALPHABET)] for k in range(length)).replace(" ", "x")
+
+
+def responses_events(texts: list, obfuscate: bool = True) -> tuple:
+    """A Responses stream of the answer's pieces, and the index of the first piece's event."""
+    n = len(texts)
+    whole = "".join(texts)
+    seq = iter(range(n + 16))
+    part = {"type": "output_text", "annotations": [], "logprobs": [], "text": ""}
+    item = {"id": RESPONSES_ITEM, "type": "message", "status": "in_progress", "content": [], "role": "assistant"}
+
+    def event(kind, **fields):
+        return sse(kind, dict({"type": kind, "sequence_number": next(seq)}, **fields))
+
+    events = [
+        event("response.created", response=responses_object("in_progress")),
+        event("response.in_progress", response=responses_object("in_progress")),
+        event("response.output_item.added", output_index=0, item=item),
+        event("response.content_part.added", item_id=RESPONSES_ITEM, output_index=0, content_index=0, part=part),
+    ]
+    first = len(events)
+    for i, text in enumerate(texts):
+        fields = dict(item_id=RESPONSES_ITEM, output_index=0, content_index=0, delta=text, logprobs=[])
+        if obfuscate:
+            fields["obfuscation"] = obfuscation(i, text)
+        events.append(event("response.output_text.delta", **fields))
+    done_part = dict(part, text=whole)
+    events += [
+        event("response.output_text.done", item_id=RESPONSES_ITEM, output_index=0, content_index=0, text=whole,
+              logprobs=[]),
+        event("response.content_part.done", item_id=RESPONSES_ITEM, output_index=0, content_index=0, part=done_part),
+        event("response.output_item.done", output_index=0,
+              item=dict(item, status="completed", content=[done_part])),
+        event("response.completed", response=responses_object("completed", whole, n)),
+    ]
+    return events, first
+
+
+def wire_events_of(wire: str, texts: list, obfuscate: bool = True) -> tuple:
+    """The stream of a newer wire (`anthropic`, `responses`) with these pieces, and the index of
+    its first piece's event."""
+    if wire == "anthropic":
+        return anthropic_events(texts)
+    return responses_events(texts, obfuscate)
+
+
+def wire_events(wire: str, n: int, size: int, doc: str = "", obfuscate: bool = True) -> tuple:
+    """The stream of a newer wire with the answer's `n` pieces, and the index of its first piece's."""
+    return wire_events_of(wire, pieces(n, size, doc), obfuscate)
+
+
+def wire_stream(wire: str, n: int, size: int, doc: str = "", obfuscate: bool = True) -> bytes:
+    """The whole event stream of a newer wire (the body after de-chunking), as curl prints it."""
+    return b"".join(wire_events(wire, n, size, doc, obfuscate)[0])
+
+
+def wire_blocks(wire: str, n: int, size: int, doc: str, frame: str, obfuscate: bool = True):
+    """What a newer wire's stream is written as, with no delay: every event up to the first
+    piece's in the first write, then the rest in writes of about BLOCK bytes; with `frame=event`
+    each event is its own HTTP chunk, otherwise each write is one HTTP chunk. Cached."""
+    key = ("wire", wire, n, size, doc, frame, obfuscate)
+    with _BLOCKS_LOCK:
+        cached = _BLOCKS_CACHE.get(key)
+    if cached is not None:
+        return cached
+    events, first_index = wire_events(wire, n, size, doc, obfuscate)
+    if frame == "event":
+        first = b"".join(http_chunk(e) for e in events[:first_index + 1])
+    else:
+        first = http_chunk(b"".join(events[:first_index + 1]))
+    blocks = []
+    block = bytearray()
+    for event in events[first_index + 1:]:
+        block += http_chunk(event) if frame == "event" else event
+        if len(block) >= BLOCK:
+            blocks.append(bytes(block) if frame == "event" else http_chunk(bytes(block)))
+            block.clear()
+    if block:
+        blocks.append(bytes(block) if frame == "event" else http_chunk(bytes(block)))
+    result = (first, blocks)
+    with _BLOCKS_LOCK:
+        if len(_BLOCKS_CACHE) > 16:
+            _BLOCKS_CACHE.clear()
+        _BLOCKS_CACHE[key] = result
+    return result
+
+
+def wire_answer(wire: str, n: int, size: int, doc: str = "") -> dict:
+    """A newer wire's answer, not streamed: a `message` or a `response`."""
+    text = answer_text(n, size, doc)
+    if wire == "anthropic":
+        return anthropic_message([{"type": "text", "text": text}], "end_turn", n)
+    return responses_object("completed", text, n)
+
+
+def request_text(content):
+    """The text of a message's content: a string, or the text of its parts (either API's)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        texts = [part.get("text") for part in content if isinstance(part, dict) and isinstance(part.get("text"), str)]
+        return "".join(texts) if texts else None
+    return None
+
+
+WIRES = (("/chat/completions", "openai"), ("/messages", "anthropic"), ("/responses", "responses"))
+
+
 class Stats:
     def __init__(self):
         self.lock = threading.Lock()
@@ -303,7 +508,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length) if length else b""
-        if not self.path.endswith("/chat/completions"):
+        wire = next((name for suffix, name in WIRES if self.path.endswith(suffix)), None)
+        if wire is None:
             self.send_json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
             return
         try:
@@ -311,10 +517,14 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             self.send_json(400, {"error": {"message": "invalid JSON", "type": "invalid_request_error"}})
             return
+        if wire != "openai":
+            self.answer_wire(wire, request, raw)
+            return
         messages = request.get("messages") or []
         last_user = next((m.get("content") for m in reversed(messages) if m.get("role") == "user"), None)
         params = parse_params(self.path)
         record = {
+            "wire": wire,
             "path": self.path,
             "request_bytes": len(raw),
             "messages": len(messages),
@@ -399,6 +609,78 @@ class Handler(BaseHTTPRequestHandler):
                 write(first_event, first_content=True)
                 for block in blocks:
                     write(block)
+            self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def answer_wire(self, wire: str, request: dict, raw: bytes) -> None:
+        """Answers a newer wire (`anthropic`, `responses`): the same pieces, the same URL
+        parameters, the same /stats record as the Chat Completions path."""
+        if wire == "anthropic":
+            messages = request.get("messages") or []
+        else:
+            messages = request.get("input") or []
+            if isinstance(messages, str):
+                messages = [{"role": "user", "content": messages}]
+        last_user = next((request_text(m.get("content")) for m in reversed(messages)
+                          if isinstance(m, dict) and m.get("role") == "user"), None)
+        params = parse_params(self.path)
+        record = {
+            "wire": wire,
+            "path": self.path,
+            "request_bytes": len(raw),
+            "messages": len(messages),
+            "last_user": last_user,
+            "stream": bool(request.get("stream")),
+            "first_content_ns": None,
+            "body": raw.decode("utf-8", "replace"),
+        }
+        STATS.set(record)
+        n, size, doc = params["n"], params["size"], params["doc"]
+        if not request.get("stream"):
+            if params["first"] > 0:
+                time.sleep(params["first"])
+            data = json.dumps(wire_answer(wire, n, size, doc)).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Connection", "close")
+            self.end_headers()
+            record["first_content_ns"] = time.monotonic_ns()
+            self.wfile.write(data)
+            self.close_connection = True
+            return
+
+        # Obfuscation is on unless the request turns it off, as OpenAI's API does.
+        obfuscate = (request.get("stream_options") or {}).get("include_obfuscation") is not False
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.flush()
+        self.close_connection = True
+        try:
+            if params["first"] > 0:
+                time.sleep(params["first"])
+            if params["delay"] > 0:
+                # Each event its own HTTP chunk (either framing), a delay between the pieces.
+                events, first_index = wire_events(wire, n, size, doc, obfuscate)
+                self.wfile.write(b"".join(http_chunk(e) for e in events[:first_index]))
+                for i in range(first_index, first_index + n):
+                    if i > first_index:
+                        time.sleep(params["delay"])
+                    else:
+                        record["first_content_ns"] = time.monotonic_ns()
+                    self.wfile.write(http_chunk(events[i]))
+                self.wfile.write(b"".join(http_chunk(e) for e in events[first_index + n:]))
+            else:
+                first, blocks = wire_blocks(wire, n, size, doc, params["frame"], obfuscate)
+                record["first_content_ns"] = time.monotonic_ns()
+                self.wfile.write(first)
+                for block in blocks:
+                    self.wfile.write(block)
             self.wfile.write(b"0\r\n\r\n")
         except (BrokenPipeError, ConnectionResetError):
             pass
