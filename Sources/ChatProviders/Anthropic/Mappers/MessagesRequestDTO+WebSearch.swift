@@ -14,12 +14,30 @@ extension MessagesRequestDTO {
     }
 
     /// Leaves out the earlier answers' searches (`server_tool_use` and `web_search_tool_result`
-    /// blocks): the answers' text says what they found, and without the tool offered the blocks
-    /// have nothing to go with. A turn left empty is left out.
+    /// blocks) and the citations of their results: the answers' text says what they found, and
+    /// without the tool offered the blocks have nothing to go with. The text blocks a cited
+    /// answer came in go as one; a turn left empty is left out.
     mutating func leaveOutWebSearches() {
-        for index in messages.indices {
-            messages[index].content.removeAll { $0.type == "server_tool_use" || $0.type == "web_search_tool_result" }
+        for index in messages.indices
+        where messages[index].content.contains(where: { Self.isSearch($0) || $0.citations != nil }) {
+            var blocks: [BlockDTO] = []
+            for var block in messages[index].content where !Self.isSearch(block) {
+                block.citations = nil
+                if block.type == "text", block.cache_control == nil, let last = blocks.indices.last,
+                    blocks[last].type == "text", blocks[last].cache_control == nil
+                {
+                    blocks[last].text = (blocks[last].text ?? "") + (block.text ?? "")
+                } else {
+                    blocks.append(block)
+                }
+            }
+            messages[index].content = blocks
         }
         messages.removeAll { $0.content.isEmpty }
+    }
+
+    /// Whether `block` is a web search the server ran, or what it found.
+    private static func isSearch(_ block: BlockDTO) -> Bool {
+        block.type == "server_tool_use" || block.type == "web_search_tool_result"
     }
 }
