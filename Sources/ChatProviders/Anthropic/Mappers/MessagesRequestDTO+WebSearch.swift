@@ -7,10 +7,18 @@ extension MessagesRequestDTO {
     static let webSearchType = "web_search_20250305"
     static let webSearchName = "web_search"
 
-    /// Offers the server's web search, at most `maxUses` searches an answer (`max_uses`).
+    /// Offers the server's web search, at most `maxUses` searches an answer (`max_uses`). A
+    /// search an earlier answer asked for but got no results for (its turn paused, and not gone
+    /// on with) is left out: the API takes none without its results, but in the last turn, a
+    /// paused answer sent back for the server to run it.
     mutating func offerWebSearch(maxUses: Int) {
         let tool = ToolDTO(type: Self.webSearchType, name: Self.webSearchName, input_schema: nil, max_uses: maxUses)
         tools = (tools ?? []) + [tool]
+        for index in messages.indices.dropLast() where messages[index].role == "assistant" {
+            let answered = Set(messages[index].content.compactMap(\.tool_use_id))
+            messages[index].content.removeAll { $0.type == "server_tool_use" && !answered.contains($0.id ?? "") }
+        }
+        messages.removeAll { $0.content.isEmpty }
     }
 
     /// Leaves out the earlier answers' searches (`server_tool_use` and `web_search_tool_result`
