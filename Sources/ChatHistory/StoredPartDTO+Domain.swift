@@ -29,6 +29,8 @@ extension StoredPartDTO {
             self.init(type: "web_search_tool_result", id: callID, value: content)
         case .webSearch(.item(let item)):
             self.init(type: "web_search_call", value: item)
+        case .citation(let citation):
+            self.init(type: "citation", value: citation.sent, url: citation.url, title: citation.title)
         }
     }
 
@@ -62,19 +64,22 @@ extension StoredPartDTO {
             return .webSearch(.results(callID: id, content: value))
         case "web_search_call":
             return value.map { .webSearch(.item($0)) }
+        case "citation":
+            guard let url else { return nil }
+            return .citation(WebCitation(url: url, title: title ?? "", sent: value))
         default:
             return nil
         }
     }
 
     /// Whether `message` holds a part that its text and images do not say: a tool call, a
-    /// tool result. Such a message is kept with all its parts, thinking blocks included (the
+    /// tool result, a web search, a citation. Such a message is kept with all its parts, thinking blocks included (the
     /// turn that led to calls is sent back with them); thinking alone is not kept.
     static func needsParts(_ message: ChatMessage) -> Bool {
         for part in message.parts {
             switch part {
             case .text, .image, .thinking: continue
-            case .toolCall, .toolResult, .webSearch: return true
+            case .toolCall, .toolResult, .webSearch, .citation: return true
             }
         }
         return false

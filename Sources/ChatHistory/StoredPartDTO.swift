@@ -8,7 +8,8 @@ import ChatJSON
 /// `reasoning` (an OpenAI reasoning item: `summary`, its parts, and `data`, the encrypted
 /// reasoning), `server_tool_use` (a web search the server ran: `id`, `name`, `arguments`, its
 /// input), `web_search_tool_result` (`id` of the search, `value`: what it found, as sent) and
-/// `web_search_call` (`value`: a Responses item). A new kind of part is a new `type` and, if it needs one, a new field here:
+/// `web_search_call` (`value`: a Responses item), and `citation` (a source the answer cites:
+/// `url`, `title`, and `value`, the provider's citation object as it came). A new kind of part is a new `type` and, if it needs one, a new field here:
 /// no schema change. A type this release does not know (a newer one wrote it) is left out.
 struct StoredPartDTO: JSONFields, Equatable {
     var type = ""
@@ -23,6 +24,8 @@ struct StoredPartDTO: JSONFields, Equatable {
     var data: String?
     var summary: [String]?
     var value: JSONValue?
+    var url: String?
+    var title: String?
 
     static let fields: [JSONField<Self>] = [
         JSONField("type", { $0.type }, { $0.type = $1 }),
@@ -37,5 +40,7 @@ struct StoredPartDTO: JSONFields, Equatable {
         JSONField("data", optional: { $0.data }, { $0.data = $1 }),
         JSONField("summary", optional: { $0.summary }, { $0.summary = $1 }),
         JSONField("value", optional: { $0.value }, { $0.value = $1 }),
+        JSONField("url", optional: { $0.url }, { $0.url = $1 }),
+        JSONField("title", optional: { $0.title }, { $0.title = $1 }),
     ].sortedByName()
 }

@@ -29,7 +29,7 @@ struct ToolResultContent: Equatable {
                 case .pdf: append(SentImage.note(image, "not sent, a PDF goes only with a person's message"))
                 case .bytes: pieces.append(.image(sent, image))
                 }
-            case .toolCall, .toolResult, .thinking, .webSearch: continue
+            case .toolCall, .toolResult, .thinking, .webSearch, .citation: continue
             }
         }
         guard result.isError else { return }

@@ -108,6 +108,12 @@ public struct ChatMessage: Sendable, Equatable {
         parts.compactMap { if case .toolResult(let result) = $0 { result } else { nil } }
     }
 
+    /// The sources the answer cites from the server's web search, in the order cited (a source
+    /// cited twice is here twice).
+    public var citations: [WebCitation] {
+        parts.compactMap { if case .citation(let citation) = $0 { citation } else { nil } }
+    }
+
     /// The thinking blocks the provider signed, in order.
     public var thinkingBlocks: [ThinkingBlock] {
         parts.compactMap { if case .thinking(let block) = $0 { block } else { nil } }
@@ -124,8 +130,8 @@ public struct ChatMessage: Sendable, Equatable {
 
     /// Adds what a streamed `event` carries: answer text to the content, reasoning to the
     /// reasoning, token usage, the tool calls the answer ends with, the thinking blocks kept to
-    /// send back, the fallback profile that gives it (`answeredBy`) and its resumption
-    /// (`resumed`). Appends in place, so a long answer is never copied whole.
+    /// send back, its web searches and the sources it cites, the fallback profile that gives it
+    /// (`answeredBy`) and its resumption (`resumed`). Appends in place, so a long answer is never copied whole.
     public mutating func add(_ event: ChatEvent) {
         switch event {
         case .text(let piece):
@@ -141,11 +147,13 @@ public struct ChatMessage: Sendable, Equatable {
             parts.append(.thinking(block))
         case .searched(let block):
             parts.append(.webSearch(block))
+        case .cited(let citation):
+            parts.append(.citation(citation))
         case .resumed:
             resumed = true
         case .fellBack(_, let profile, let model, _):
             answeredBy = AnsweredBy(profile: profile, model: model)
-        case .finished, .retrying, .sentAsText, .notice, .searching, .cited:
+        case .finished, .retrying, .sentAsText, .notice, .searching:
             break
         }
     }

@@ -156,7 +156,7 @@ public struct Conversation: Sendable, Equatable {
                 count += text.utf8.count
             case .thinking(.encryptedReasoning(let summary, let content)):
                 count += summary.reduce(content.utf8.count / 4) { $0 + $1.utf8.count }
-            case .text, .image, .thinking(.redacted), .webSearch:
+            case .text, .image, .thinking(.redacted), .webSearch, .citation:
                 break
             }
         }

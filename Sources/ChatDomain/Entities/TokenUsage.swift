@@ -35,4 +35,20 @@ public struct TokenUsage: Sendable, Equatable {
         self.cacheReadTokens = cacheReadTokens
         self.cacheWriteTokens = cacheWriteTokens
     }
+
+    /// The usage of this request and `other`, both for one answer (a turn the server paused and
+    /// its continuation): each count summed (one neither says stays unsaid), the model `other`
+    /// names (else this one's), the cost summed when both are known.
+    public func adding(_ other: TokenUsage) -> TokenUsage {
+        func sum(_ one: Int?, _ two: Int?) -> Int? { one == nil && two == nil ? nil : (one ?? 0) + (two ?? 0) }
+        var total = TokenUsage(
+            promptTokens: promptTokens + other.promptTokens,
+            completionTokens: completionTokens + other.completionTokens,
+            totalTokens: totalTokens + other.totalTokens, cacheReadTokens: sum(cacheReadTokens, other.cacheReadTokens),
+            cacheWriteTokens: sum(cacheWriteTokens, other.cacheWriteTokens),
+            reasoningTokens: sum(reasoningTokens, other.reasoningTokens), model: other.model ?? model)
+        total.webSearches = sum(webSearches, other.webSearches)
+        if let cost = costUSD, let more = other.costUSD { total.costUSD = cost + more }
+        return total
+    }
 }

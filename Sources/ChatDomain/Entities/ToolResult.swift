@@ -32,7 +32,7 @@ extension ToolResult {
             switch part {
             case .text(let text): text
             case .image(let image): "[an image (\(image.mimeType)) that cannot be shown here]"
-            case .toolCall, .toolResult, .thinking, .webSearch: ""
+            case .toolCall, .toolResult, .thinking, .webSearch, .citation: ""
             }
         }.filter { !$0.isEmpty }.joined(separator: "\n")
     }

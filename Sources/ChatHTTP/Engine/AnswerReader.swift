@@ -5,7 +5,9 @@ import ChatSystem
 /// transfer has delivered since the last one (all of it, in one go), runs it through `SSEParser`
 /// and the provider's `StreamDecoder`, and hands the events on. Sends the request again after a
 /// retryable failure before any answer arrived (`.retrying` first, then the wait), or at once in
-/// the variant the provider falls back to.
+/// the variant the provider falls back to. An answer whose stream broke is asked for again from
+/// where it stopped (`resume(after:)`), and one the server paused (`ChatProvider.pauseReason`) is
+/// sent back for it to go on (`continuePausedTurn()`): either way, one answer to the caller.
 ///
 /// Why pulled and not pushed from a task of its own: every hop between tasks wakes a thread;
 /// reading in the consumer's task leaves one hop per batch of bytes (libcurl's thread to the
@@ -19,7 +21,8 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     private let runner: RequestRunner<Provider>
     /// The request asked for.
     private let asked: ChatRequest
-    /// The request sent now: `asked`, or its continuation after a break (`resume(after:)`).
+    /// The request sent now: `asked`, or its continuation after a break (`resume(after:)`) or a
+    /// pause (`continuePausedTurn()`).
     private var request: ChatRequest
     private var variant: Provider.RequestVariant
     private var fellBack = false
@@ -32,8 +35,9 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     private var done = false
     private var events: [ChatEvent] = []
     private var nextEvent = 0
-    /// The answer's text so far (every attempt's, as handed on).
-    private var text = ""
+    /// The answer so far, every attempt's, as handed on (its text, thinking, searches and
+    /// citations): the text a break's continuation starts from, the content a pause's sends back.
+    private var answer = ChatMessage(role: .assistant, content: "")
     /// Whether the answer has anything but text so far (reasoning, thinking, tool calls): it
     /// cannot be continued from its text.
     private var notTextOnly = false
@@ -42,6 +46,16 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     /// The break a continuation is being read for: its error, thrown if the continuation fails
     /// before its answer begins.
     private var broken: ChatError?
+    /// How many times the server paused the answer and it was sent back (at most
+    /// `PausedTurn.continuations`).
+    private var pauses = 0
+    /// Whether the answer being read now ended paused: its stop reason and usage are withheld.
+    private var paused = false
+    /// The usage the paused request reported (its latest count), withheld.
+    private var pausedRequestUsage: TokenUsage?
+    /// The usage of the requests paused so far, added to the next request's as it is handed on:
+    /// the caller sees (and prices) the answer's whole usage once.
+    private var pausedUsage: TokenUsage?
     /// Whitespace the answer showed before it broke that the continuation's prefill left out:
     /// the continuation's own at its start is not shown again.
     private var shownWhitespace: Substring = ""
@@ -119,6 +133,7 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
                 if more { continue }
                 attempt = nil
                 if fellBack { runner.provider.fallbackWorked(variant) }
+                if continuePausedTurn() { continue }
                 done = true
             } catch let failure as AttemptFailure {
                 take(from: start)
@@ -146,12 +161,16 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
         }
     }
 
-    /// Goes over the events from `start` on, as they are to be handed on: keeps the answer's text,
-    /// and leaves out of a continuation's first text the whitespace shown before the break. Only
-    /// for a provider that can continue an answer, which a retry may do: the others' answers are
-    /// not gone over twice.
+    /// Goes over the events from `start` on, as they are to be handed on: keeps the answer so far,
+    /// leaves out of a continuation's first text the whitespace shown before the break, and
+    /// withholds a pause (its stop reason; its usage, added to the next request's). Only for a
+    /// provider that can continue an answer, which a retry may do, or whose server may pause one:
+    /// the others' answers are not gone over twice.
     private func take(from start: Int) {
-        guard runner.provider.continuesAnswers, runner.server.retry.maxRetries > 0 else { return }
+        let pause = runner.provider.pauseReason
+        guard pause != nil || (runner.provider.continuesAnswers && runner.server.retry.maxRetries > 0) else {
+            return
+        }
         var index = start
         while index < events.count {
             switch events[index] {
@@ -168,14 +187,46 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
                     }
                     events[index] = .text(piece)
                 }
-                text += piece
             case .reasoning, .thinking, .toolCalls:
                 notTextOnly = true
+            case .finished(let reason) where reason == pause && pauses < PausedTurn.continuations:
+                paused = true
+                events.remove(at: index)
+                continue
+            case .usage(let usage) where paused:
+                pausedRequestUsage = usage
+                events.remove(at: index)
+                continue
+            case .usage(let usage):
+                if let before = pausedUsage { events[index] = .usage(before.adding(usage)) }
             default:
                 break
             }
+            answer.add(events[index])
             index += 1
         }
+    }
+
+    /// After an answer the server paused (`ChatProvider.pauseReason`), while the continuations
+    /// allow: asks the server to go on, with the answer so far, every block of it as it came
+    /// (searches, their results, cited text, thinking), as the assistant's last message. What
+    /// follows continues the answer. Returns whether it did.
+    private func continuePausedTurn() -> Bool {
+        guard paused else { return false }
+        paused = false
+        pauses += 1
+        if let usage = pausedRequestUsage {
+            pausedUsage = pausedUsage.map { $0.adding(usage) } ?? usage
+            pausedRequestUsage = nil
+        }
+        var continued = asked
+        continued.messages.append(answer)
+        request = continued
+        runner.diagnostics.note(
+            "the server paused the answer (\(runner.provider.pauseReason ?? "")): sent it back to go on "
+                + "(\(pauses) of at most \(PausedTurn.continuations))")
+        startAttempt()
+        return true
     }
 
     /// After `error` broke the answer's stream: asks for its continuation from the text shown, when
@@ -183,13 +234,17 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     /// far is text only, the retries allow (`retries`) and the provider can continue it. Returns
     /// whether it did.
     private func resume(after error: any Error) -> Bool {
-        guard let error = error as? ChatError, resumes < runner.server.retry.maxRetries, !notTextOnly else {
+        // An answer the server paused is not resumed: its continuation would have to carry the
+        // paused content too.
+        guard let error = error as? ChatError, resumes < runner.server.retry.maxRetries, !notTextOnly, pauses == 0
+        else {
             return false
         }
         switch error {
         case .connection, .idleTimeout, .streamCut: break
         default: return false
         }
+        let text = answer.content
         var shown = Substring(text)
         while let last = shown.last, last.isWhitespace { shown.removeLast() }
         guard let continuation = runner.provider.continuation(of: asked, after: String(shown), variant: variant)

@@ -44,6 +44,10 @@ package protocol ChatProvider: Sendable {
     /// Whether `error`, the failure of a continuation (`continuation(of:after:variant:)`) for
     /// `model`, says the model takes no prefill; the provider then asks it for none again this run.
     func refusesContinuation(_ error: ChatError, detail: ServerErrorDetail?, model: String) -> Bool
+    /// The stop reason with which the server pauses a turn before it is done, for the client to
+    /// send the answer so far back as the assistant's last message and let it go on (Anthropic's
+    /// `pause_turn`, with server tools); nil when the API has none.
+    var pauseReason: String? { get }
 
     /// A decoder for one streamed answer.
     func makeStreamDecoder() -> StreamDecoder
@@ -95,4 +99,7 @@ extension ChatProvider {
     package func refusesContinuation(_ error: ChatError, detail: ServerErrorDetail?, model: String) -> Bool {
         false
     }
+
+    /// No pause: the API's turns end when they end.
+    package var pauseReason: String? { nil }
 }

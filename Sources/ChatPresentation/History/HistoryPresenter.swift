@@ -47,7 +47,8 @@ public struct HistoryPresenter {
         output.write(text)
     }
 
-    /// The whole conversation (the branch it shows), both sides.
+    /// The whole conversation (the branch it shows), both sides; an answer's cited sources after
+    /// it, as they were listed when it came.
     public func show(_ conversation: Conversation) {
         var text = ""
         if let origin = conversation.branchedFrom { text += style.dim(Self.describe(origin)) + "\n\n" }
@@ -73,6 +74,8 @@ public struct HistoryPresenter {
             if let cost = message.usage?.costUSD { text += style.dim(" " + Dollars.text(cost)) }
             text += "\n"
             if !message.content.isEmpty || !message.hasToolCalls { text += message.content + "\n" }
+            // The sources it cites, listed after it as when it was answered.
+            text += AnswerSources(message.citations).list(hyperlinks: false)
             for image in message.images { text += style.dim(Self.describe(image)) + "\n" }
             for call in message.toolCalls {
                 text += style.dim("tool call: " + ToolRoundText.describe(call.name)) + "\n"
@@ -134,6 +137,8 @@ public struct HistoryPresenter {
             text += "## \(message.role == .user ? "You" : "Assistant")\(Self.mark(message.state))"
             text += (Self.marks(message) ?? "") + "\n\n"
             if !message.content.isEmpty || !message.hasToolCalls { text += "\(message.content)\n\n" }
+            let sources = AnswerSources(message.citations).lines
+            if !sources.isEmpty { text += "Sources:\n\n" + sources.map { "- \($0)\n" }.joined() + "\n" }
             for image in message.images { text += Self.describe(image) + "\n\n" }
             for call in message.toolCalls {
                 let arguments = tools.arguments(call)

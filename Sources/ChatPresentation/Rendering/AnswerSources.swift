@@ -8,6 +8,14 @@ struct AnswerSources {
     private(set) var cited: [WebCitation] = []
     private var seen: Set<String> = []
 
+    /// No sources yet.
+    init() {}
+
+    /// The sources of `citations` (a stored answer's), each once.
+    init(_ citations: [WebCitation]) {
+        for citation in citations { _ = add(citation) }
+    }
+
     /// Adds `citation`; returns its number when it is a source not cited before, else nil.
     mutating func add(_ citation: WebCitation) -> Int? {
         guard seen.insert(citation.url).inserted else { return nil }
@@ -26,6 +34,11 @@ struct AnswerSources {
             text += Self.line(number: index + 1, source, hyperlinks: hyperlinks) + "\n"
         }
         return text
+    }
+
+    /// A line per source, as `list` writes them, without the blank line.
+    var lines: [String] {
+        cited.enumerated().map { Self.line(number: $0.offset + 1, $0.element, hyperlinks: false) }
     }
 
     /// `[n] Title — URL` (`[n] URL` without a title).

@@ -2,7 +2,7 @@ import ChatDomain
 
 /// The note a person reads when an answer ended for a reason that matters (`ChatEvent.finished`):
 /// cut at the token limit (OpenAI's `length`, Anthropic's `max_tokens`), declined (`refusal`),
-/// or paused by the server (`pause_turn`); or ended as it should with no text at all (a server
+/// or paused by the server (`pause_turn`) more times than chat sends it back; or ended as it should with no text at all (a server
 /// that answered nothing, which would otherwise pass without a word). One line on the notes
 /// stream after the answer, every time (a script sees it too); the exit status stays that of an
 /// answer.
@@ -43,7 +43,10 @@ struct StopReasonNote {
         case "refusal":
             return "the model declined to answer (stop reason: refusal)"
         case "pause_turn":
-            return "the server paused this turn before it was done (stop reason: pause_turn); send a message to go on"
+            // chat sends a paused turn back to go on (`PausedTurn`): one still paused is past that.
+            return "the server paused this answer before it was done, and again each of the "
+                + "\(PausedTurn.continuations) times chat sent it back to go on (stop reason: pause_turn); "
+                + "send a message to go on"
         default:
             return nil
         }

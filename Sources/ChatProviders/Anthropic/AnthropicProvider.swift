@@ -133,6 +133,10 @@ struct AnthropicProvider: ChatProvider {
         return true
     }
 
+    /// With server tools (the web search) the server may pause a long turn: the answer so far,
+    /// sent back whole as the assistant's last message, lets it go on.
+    var pauseReason: String? { "pause_turn" }
+
     func makeStreamDecoder() -> AnthropicStreamDecoder {
         AnthropicStreamDecoder()
     }

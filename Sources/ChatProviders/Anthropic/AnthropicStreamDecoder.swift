@@ -176,10 +176,12 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
     static func emitContent(of block: MessagesBlockDTO?, _ emit: (ChatEvent) -> Void) {
         switch block?.type {
         case "text", "text_delta":
-            if let text = block?.text, !text.isEmpty { emit(.text(text)) }
+            // A block's citations before its text, as a stream's `citations_delta`s come: a
+            // message keeps them before the text they cite.
             for citation in block?.citations ?? [] {
                 if let cited = AnthropicWebSearch.citation(citation) { emit(.cited(cited)) }
             }
+            if let text = block?.text, !text.isEmpty { emit(.text(text)) }
         case "thinking", "thinking_delta":
             if let thinking = block?.thinking, !thinking.isEmpty { emit(.reasoning(thinking)) }
         default:

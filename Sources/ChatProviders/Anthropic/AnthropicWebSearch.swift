@@ -22,11 +22,12 @@ enum AnthropicWebSearch {
         .searched(.results(callID: block.tool_use_id ?? "", content: block.content ?? .array([])))
     }
 
-    /// A `web_search_result_location` citation's source; nil for another kind, or one without a URL.
+    /// A `web_search_result_location` citation's source, the citation itself kept to send back;
+    /// nil for another kind, or one without a URL.
     static func citation(_ citation: JSONValue) -> WebCitation? {
         guard citation["type"]?.string == "web_search_result_location", let url = citation["url"]?.string,
             !url.isEmpty
         else { return nil }
-        return WebCitation(url: url, title: citation["title"]?.string ?? "")
+        return WebCitation(url: url, title: citation["title"]?.string ?? "", sent: citation)
     }
 }

@@ -12,8 +12,8 @@ import ChatJSON
 ///
 /// The server's web search: each `web_search_call` item is `.searching` (its query, as soon as
 /// an item says it) and, when done, `.searched` (to be sent back); each `url_citation`
-/// annotation is `.cited` (as its event comes, and again in the message item done); the usage
-/// counts the searches.
+/// annotation is `.cited` (as its event comes, else from the message item done: once either
+/// way, since each is stored with the answer); the usage counts the searches.
 struct ResponsesStreamDecoder: StreamEventDecoder {
     /// The stream said it is over (`[DONE]`, which some servers send after the last event).
     private(set) var isDone = false
@@ -26,6 +26,9 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
     /// The web searches whose query was shown, by item id; how many were done.
     private var searchesShown: Set<String> = []
     private var searches = 0
+    /// The message items whose citations came in annotation events, by id: not cited again when
+    /// they are done.
+    private var annotated: Set<String> = []
 
     var isComplete: Bool { ended || isDone }
 
@@ -63,7 +66,9 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
             guard let item = event.item, item.type == "web_search_call" else { return }
             showSearch(item, emit)
         case "response.output_text.annotation.added":
-            if let citation = event.annotation.flatMap(ResponsesWebSearch.citation) { emit(.cited(citation)) }
+            guard let citation = event.annotation.flatMap(ResponsesWebSearch.citation) else { return }
+            annotated.insert(event.item_id ?? "")
+            emit(.cited(citation))
         case "response.output_item.done":
             guard let item = event.item else { return }
             take(item, emit)
@@ -94,7 +99,8 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
         case "function_call":
             calls.append(ToolCall(id: item.call_id ?? "", name: item.name ?? "", argumentsText: item.arguments ?? ""))
         case "message":
-            // Its citations, again (a server may send no annotation events): the renderer lists each once.
+            // Its citations, unless their annotation events said them (a server may send none).
+            guard !annotated.contains(item.id ?? "") else { return }
             ResponsesWebSearch.citations(in: item).forEach { emit(.cited($0)) }
         case "web_search_call":
             showSearch(item, emit)

@@ -17,12 +17,13 @@ enum ResponsesWebSearch {
         return query
     }
 
-    /// A `url_citation` annotation's source; nil for another kind, or one without a URL.
+    /// A `url_citation` annotation's source, the annotation kept with it; nil for another kind,
+    /// or one without a URL.
     static func citation(_ annotation: JSONValue) -> WebCitation? {
         guard annotation["type"]?.string == "url_citation", let url = annotation["url"]?.string, !url.isEmpty else {
             return nil
         }
-        return WebCitation(url: url, title: annotation["title"]?.string ?? "")
+        return WebCitation(url: url, title: annotation["title"]?.string ?? "", sent: annotation)
     }
 
     /// The citations of a message item's text parts, in order.

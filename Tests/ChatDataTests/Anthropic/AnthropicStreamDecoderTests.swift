@@ -266,7 +266,15 @@ import Testing
                             id: "srvtoolu_01SP", name: "web_search",
                             input: .object(["query": .string("San Francisco weather")]))),
                     .searched(.results(callID: "srvtoolu_01SP", content: results)),
-                    .cited(WebCitation(url: "https://www.accuweather.com/sf", title: "SF Weather")),
+                    // The citation kept whole, to go back: its encrypted index as it came.
+                    .cited(
+                        WebCitation(
+                            url: "https://www.accuweather.com/sf", title: "SF Weather",
+                            sent: .object([
+                                "type": .string("web_search_result_location"), "cited_text": .string("Overcast"),
+                                "url": .string("https://www.accuweather.com/sf"), "title": .string("SF Weather"),
+                                "encrypted_index": .string("EpMB"),
+                            ]))),
                     .text("Overcast today."), .finished(reason: "end_turn"), .usage(usage),
                 ], complete: true))
     }

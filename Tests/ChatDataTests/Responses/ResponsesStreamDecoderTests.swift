@@ -296,8 +296,8 @@ import Testing
     }
 
     /// A web search: its query as soon as an item says it (once), the item whole when done (its
-    /// id left out), each `url_citation` as a citation (from the annotation event and the done
-    /// message alike), and the search counted in the usage.
+    /// id left out), each `url_citation` as a citation, kept whole (from its annotation event,
+    /// not again from the done message), and the search counted in the usage.
     @Test func aWebSearchIsShownKeptCitedAndCounted() {
         let stream = """
             event: response.output_item.added
@@ -329,13 +329,47 @@ import Testing
             "type": .string("web_search_call"), "status": .string("completed"),
             "action": .object(["type": .string("search"), "query": .string("tides")]),
         ])
-        let citation = ChatEvent.cited(WebCitation(url: "https://tides.example/", title: "Tides"))
+        // Once: its annotation event says it, and the item done does not again.
+        let annotation = JSONValue.object([
+            "type": .string("url_citation"), "url": .string("https://tides.example/"), "title": .string("Tides"),
+            "start_index": .number(0), "end_index": .number(13),
+        ])
+        let citation = ChatEvent.cited(WebCitation(url: "https://tides.example/", title: "Tides", sent: annotation))
         Self.expectSameAtEverySplit(
             stream,
             Outcome(
                 events: [
-                    .searching(query: "tides"), .searched(.item(item)), .text("High at noon."), citation, citation,
+                    .searching(query: "tides"), .searched(.item(item)), .text("High at noon."), citation,
                     .finished(reason: "stop"), .usage(usage),
+                ], complete: true))
+    }
+
+    /// A server that sends no annotation events: the citations come from the message item done.
+    @Test func citationsWithoutAnnotationEventsComeFromTheMessageItem() {
+        let stream = """
+            event: response.output_text.delta
+            data: {"type":"response.output_text.delta","item_id":"msg_1","output_index":0,"content_index":0,"delta":"High at noon."}
+
+            event: response.output_item.done
+            data: {"type":"response.output_item.done","output_index":0,"item":{"id":"msg_1","type":"message","role":"assistant","content":[{"type":"output_text","text":"High at noon.","annotations":[{"type":"url_citation","url":"https://tides.example/","title":"Tides","start_index":0,"end_index":13}]}]}}
+
+            event: response.completed
+            data: {"type":"response.completed","response":{"status":"completed","model":"gpt-5","output":[],"usage":{"input_tokens":10,"output_tokens":4,"total_tokens":14}}}
+
+
+            """
+        let annotation = JSONValue.object([
+            "type": .string("url_citation"), "url": .string("https://tides.example/"), "title": .string("Tides"),
+            "start_index": .number(0), "end_index": .number(13),
+        ])
+        Self.expectSameAtEverySplit(
+            stream,
+            Outcome(
+                events: [
+                    .text("High at noon."),
+                    .cited(WebCitation(url: "https://tides.example/", title: "Tides", sent: annotation)),
+                    .finished(reason: "stop"),
+                    .usage(TokenUsage(promptTokens: 10, completionTokens: 4, totalTokens: 14, model: "gpt-5")),
                 ], complete: true))
     }
 

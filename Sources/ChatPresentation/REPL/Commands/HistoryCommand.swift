@@ -38,6 +38,7 @@ struct HistoryCommand: SlashCommand {
             case .failed: mark = " [failed: not sent again unless /retry]"
             }
             context.say(style.bold(label) + message.content + style.dim(mark) + "\n")
+            for source in AnswerSources(message.citations).lines { context.say(style.dim(source) + "\n") }
             for image in message.images { context.say(style.dim(HistoryPresenter.describe(image)) + "\n") }
             for call in message.toolCalls {
                 context.say(style.dim("tool call: " + ToolRoundText.describe(call.name)) + "\n")

@@ -18,7 +18,8 @@ struct MessagesRequestDTO: JSONFields, Equatable {
     /// (`tool_use_id`, `content` blocks, `is_error`), or a web search the server ran, sent back:
     /// `server_tool_use` (`id`, `name`, `input`) and `web_search_tool_result` (`tool_use_id`,
     /// `content` as the server sent it), with a cache marker where prompt caching
-    /// asks for one. Only the members its type has are set.
+    /// asks for one; a `text` block may carry the `citations` it came with. Only the members its
+    /// type has are set.
     struct BlockDTO: JSONFields, Equatable {
         var type = ""
         var text: String?
@@ -33,9 +34,11 @@ struct MessagesRequestDTO: JSONFields, Equatable {
         var content: ContentDTO?
         var is_error: Bool?
         var cache_control: CacheControlDTO?
+        var citations: [JSONValue]?
 
         static let fields: [JSONField<Self>] = [
             JSONField("type", { $0.type }, { $0.type = $1 }),
+            JSONField("citations", optional: { $0.citations }, { $0.citations = $1 }),
             JSONField("text", optional: { $0.text }, { $0.text = $1 }),
             JSONField("source", optional: { $0.source }, { $0.source = $1 }),
             JSONField("thinking", optional: { $0.thinking }, { $0.thinking = $1 }),
@@ -56,7 +59,7 @@ struct MessagesRequestDTO: JSONFields, Equatable {
                 $0 + ($1?.utf8.count ?? 0)
             }
             return strings + (source?.data.utf8.count ?? 0) + (input == nil ? 0 : 64)
-                + (content?.estimatedSize ?? 0)
+                + (content?.estimatedSize ?? 0) + (citations?.count ?? 0) * 512
         }
     }
 

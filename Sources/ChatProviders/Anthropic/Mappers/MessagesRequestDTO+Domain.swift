@@ -83,6 +83,17 @@ extension MessagesRequestDTO {
         messages = Self.messages(
             request.messages, keepsThinkingFrom: keepsThinkingFrom, takesTools: tools != nil, takesImages: takesImages,
             sentAsText: &sentAsText)
+        // An answer sent back last (a paused turn's, to go on with) may not end with whitespace.
+        if let last = messages.indices.last, messages[last].role == "assistant",
+            let block = messages[last].content.indices.last, messages[last].content[block].type == "text",
+            var text = messages[last].content[block].text
+        {
+            while let end = text.last, end.isWhitespace { text.removeLast() }
+            messages[last].content[block].text = text
+            if text.isEmpty, messages[last].content[block].citations == nil {
+                messages[last].content.remove(at: block)
+            }
+        }
         if cache, let last = messages.lastIndex(where: { $0.role == "user" }), !messages[last].content.isEmpty {
             messages[last].content[messages[last].content.count - 1].cache_control = CacheControlDTO()
         }

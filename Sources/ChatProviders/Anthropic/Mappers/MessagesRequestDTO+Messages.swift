@@ -64,10 +64,13 @@ extension MessagesRequestDTO {
         }
 
         /// An answer: its thinking (when kept; another provider's reasoning as text), text,
-        /// images and calls, in order.
+        /// images and calls, in order; the web searches the server ran, and the citations of
+        /// their results before a text part, that text's `citations` (after the last text, the
+        /// last text's).
         mutating func add(answer: ChatMessage, keepsThinking: Bool) {
             closeRound()
             var blocks: [BlockDTO] = []
+            var citations: [JSONValue] = []
             for part in answer.parts {
                 switch part {
                 case .thinking(.encryptedReasoning(let summary, let content)):
@@ -82,7 +85,10 @@ extension MessagesRequestDTO {
                 case .thinking(let block):
                     if keepsThinking { blocks.append(MessagesRequestDTO.thinkingBlock(block)) }
                 case .text(let text):
-                    blocks.append(BlockDTO(type: "text", text: text))
+                    blocks.append(BlockDTO(type: "text", text: text, citations: citations.isEmpty ? nil : citations))
+                    citations = []
+                case .citation(let citation):
+                    if let sent = MessagesRequestDTO.citation(citation) { citations.append(sent) }
                 case .image(let image):
                     blocks.append(MessagesRequestDTO.imageBlock(image, takesImages: takesImages))
                 case .toolCall(let call):
@@ -106,6 +112,9 @@ extension MessagesRequestDTO {
                 case .toolResult, .webSearch(.item):
                     continue
                 }
+            }
+            if !citations.isEmpty, let last = blocks.lastIndex(where: { $0.type == "text" }) {
+                blocks[last].citations = (blocks[last].citations ?? []) + citations
             }
             append(blocks, role: "assistant")
         }
@@ -186,6 +195,18 @@ extension MessagesRequestDTO {
         }
     }
 
+    /// A citation of the server's web search as Anthropic takes it back
+    /// (`web_search_result_location`: `cited_text`, `encrypted_index` unmodified, `title`, which
+    /// may be null, and `url`); nil for one another provider made (a Responses `url_citation`).
+    static func citation(_ citation: WebCitation) -> JSONValue? {
+        guard let sent = citation.sent?.object, sent["type"]?.string == "web_search_result_location",
+            sent["encrypted_index"]?.string != nil
+        else { return nil }
+        var kept: [String: JSONValue] = ["title": sent["title"] ?? .null]
+        for key in ["type", "cited_text", "encrypted_index", "url"] { kept[key] = sent[key] }
+        return .object(kept)
+    }
+
     /// A thinking block as the provider sent it.
     private static func thinkingBlock(_ block: ThinkingBlock) -> BlockDTO {
         switch block {
@@ -202,7 +223,7 @@ extension MessagesRequestDTO {
             switch part {
             case .text(let text): if !text.isEmpty { blocks.append(BlockDTO(type: "text", text: text)) }
             case .image(let image): blocks.append(imageBlock(image, takesImages: takesImages))
-            case .toolCall, .toolResult, .thinking, .webSearch: continue
+            case .toolCall, .toolResult, .thinking, .webSearch, .citation: continue
             }
         }
         return blocks.isEmpty ? nil : blocks

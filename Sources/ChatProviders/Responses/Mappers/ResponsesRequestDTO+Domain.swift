@@ -144,7 +144,7 @@ extension ResponsesRequestDTO {
                     flush()
                     wire.append(
                         ItemDTO(type: "web_search_call", status: item["status"]?.string, action: item["action"]))
-                case .toolResult, .webSearch:
+                case .toolResult, .webSearch, .citation:
                     continue
                 }
             }
