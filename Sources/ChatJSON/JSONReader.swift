@@ -134,7 +134,9 @@ public struct JSONReader {
             try readLiteral("null")
         default:
             guard atNumber else { throw notAValue() }
+            let start = position
             _ = try scanNumber()
+            if recording { recorder.passedOverNumber(start..<position) }
         }
     }
 

@@ -58,8 +58,25 @@ public struct JSONShape<DTO: JSONObjectDTO> {
             var dataAt = 0
             var patched = false
             for hole in holes {
-                // The bytes up to and including the value's opening quote.
+                // The bytes up to and including the value's opening quote (a number's first byte).
                 let literal = hole.range.lowerBound - templateAt
+                if hole.isNumber {
+                    guard data.count - dataAt >= literal, memcmp(base + dataAt, templateBase + templateAt, literal) == 0
+                    else {
+                        broken = patched
+                        return nil
+                    }
+                    // Any number: its bytes, up to what follows it in the template.
+                    var end = dataAt + literal
+                    while end < data.count, Self.inNumber(data[end]) { end += 1 }
+                    guard end > dataAt + literal else {
+                        broken = patched
+                        return nil
+                    }
+                    dataAt = end
+                    templateAt = hole.range.upperBound
+                    continue
+                }
                 guard data.count - dataAt >= literal,
                     memcmp(base + dataAt, templateBase + templateAt, literal) == 0,
                     case var scanner = JSONStringScanner(data, at: dataAt + literal - 1),
@@ -89,5 +106,12 @@ public struct JSONShape<DTO: JSONObjectDTO> {
             }
             return body(&dto)
         }
+    }
+
+    /// Whether `byte` may be part of a JSON number.
+    private static func inNumber(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e")
+            || byte == UInt8(ascii: "E")
     }
 }

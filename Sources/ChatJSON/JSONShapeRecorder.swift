@@ -67,4 +67,9 @@ public struct JSONShapeRecorder {
     mutating func passedOver(_ range: Range<Int>) {
         holes.append(JSONHole(range: range, path: nil))
     }
+
+    /// A number whose value decides nothing (it is passed over).
+    mutating func passedOverNumber(_ range: Range<Int>) {
+        holes.append(JSONHole(range: range, path: nil, isNumber: true))
+    }
 }

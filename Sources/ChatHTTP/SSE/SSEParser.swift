@@ -40,6 +40,10 @@ public struct SSEParser {
     /// it is the only one; copied into `data` (`keepLent`) before those bytes go away.
     private var lent: UnsafeBufferPointer<UInt8>?
     private var type = ""
+    /// The event types seen so far (at most `knownTypeLimit`), each made into a string once,
+    /// the last one used first.
+    private var knownTypes: [(bytes: [UInt8], string: String)] = []
+    private static let knownTypeLimit = 16
     private var id: String?
     private var legacyError: String?
 
@@ -203,13 +207,31 @@ public struct SSEParser {
                 data.append(Self.lf)
             }
         } else if field.hasBytes(of: "event") {
-            type = String(decoding: value, as: UTF8.self)
+            // Most events repeat the type of one before (Anthropic's `content_block_delta`):
+            // the string made for it then serves again, with no new one made.
+            type = knownType(value)
         } else if field.hasBytes(of: "id") {
             if !value.contains(0) { id = String(decoding: value, as: UTF8.self) }
         } else if field.hasBytes(of: "error") {
             legacyError = String(decoding: value, as: UTF8.self)
         }
         // `retry` and unknown fields are ignored.
+    }
+
+    /// The string of event type `value`: the one made for it before, if any.
+    private mutating func knownType(_ value: UnsafeBufferPointer<UInt8>) -> String {
+        for index in knownTypes.indices {
+            let matches = knownTypes[index].bytes.withUnsafeBufferPointer { known in
+                known.count == value.count
+                    && (known.isEmpty || memcmp(known.baseAddress!, value.baseAddress!, known.count) == 0)
+            }
+            guard matches else { continue }
+            if index > 0 { knownTypes.swapAt(0, index) }
+            return knownTypes[0].string
+        }
+        let type = String(decoding: value, as: UTF8.self)
+        if knownTypes.count < Self.knownTypeLimit { knownTypes.insert((Array(value), type), at: 0) }
+        return type
     }
 
     /// Copies the lent `data:` value into `data`, as if it had been read there.

@@ -47,34 +47,71 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
     private var usageSent = true
     /// The model `message_start` named.
     private var model: String?
+    /// The shape of the last event read in full.
+    private var shape: JSONShape<MessagesEventDTO>?
+
+    /// What an event read through `shape` gives: a text delta's text, or that it is another
+    /// event (read in full then: they are few).
+    private enum Shaped {
+        case text(String?)
+        case other
+    }
 
     var isComplete: Bool { isDone || stopReason != nil }
 
     mutating func decode(_ event: RawSSEEvent, _ emit: (ChatEvent) -> Void) throws(ChatError) {
         guard !isDone else { return }
         if let legacy = event.legacyError { throw .streamError(message: legacy.trimmingASCIIWhitespace()) }
-        let read = try? JSONReader.read(MessagesEventDTO.self, from: event.data)
-        guard let dto = read ?? nil else {
+        // An event shaped like the last one read in full (each `text_delta` of a block after
+        // its first) is read through that one's shape, in place (`JSONShape`): a text delta's
+        // text is all that leaves it; any other event is read in full.
+        let shaped = shape?.read(event.data) { dto -> Shaped in
+            guard dto.type == "content_block_delta", let delta = dto.delta, delta.type == "text_delta",
+                delta.citations == nil
+            else { return .other }
+            return .text(delta.text)
+        }
+        switch shaped {
+        case .text(let text)?:
+            if let text, !text.isEmpty { emit(.text(text)) }
+            return
+        case .other?, nil:
+            break
+        }
+        let read = try? JSONShape<MessagesEventDTO>.reading(event.data)
+        guard let dto = read?.0 else {
             let text = String(decoding: event.data, as: UTF8.self).trimmingASCIIWhitespace()
             if event.type == "error" { throw .streamError(message: text.isEmpty ? "no message" : text) }
             // A comment-like keep-alive without data, or one Anthropic may add, carries nothing.
             if text.isEmpty { return }
             throw .malformedResponse("a stream event is not a JSON object: \(text.excerpt())")
         }
-        if event.type == "error" || dto.type == "error" {
-            if dto.error?.type == "overloaded_error" { throw .overloaded(message: dto.error?.summary ?? "Overloaded") }
-            throw .streamError(message: dto.error?.summary ?? "no message")
+        if let next = read?.1 { shape = next }
+        try handle(dto, event: event.type, emit).get()
+    }
+
+    /// One event read: `type` is its SSE event type.
+    private mutating func handle(_ dto: MessagesEventDTO, event type: String, _ emit: (ChatEvent) -> Void) -> Result<
+        Void, ChatError
+    > {
+        // Nearly every event is a block's delta: told first.
+        if dto.type == "content_block_delta" {
+            if let delta = dto.delta { add(delta, at: dto.index ?? 0, emit) }
+            return .success(())
+        }
+        if type == "error" || dto.type == "error" {
+            if dto.error?.type == "overloaded_error" {
+                return .failure(.overloaded(message: dto.error?.summary ?? "Overloaded"))
+            }
+            return .failure(.streamError(message: dto.error?.summary ?? "no message"))
         }
         switch dto.type {
         case "message_start":
             if let reported = dto.message?.usage { take(reported) }
             model = dto.message?.model
         case "content_block_start":
-            guard let block = dto.content_block else { return }
+            guard let block = dto.content_block else { break }
             start(block, at: dto.index ?? 0, emit)
-        case "content_block_delta":
-            guard let delta = dto.delta else { return }
-            add(delta, at: dto.index ?? 0, emit)
         case "content_block_stop":
             stop(at: dto.index ?? 0, emit)
         case "message_delta":
@@ -90,8 +127,9 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
             emitUsage(emit)
             isDone = true
         default:
-            return
+            break
         }
+        return .success(())
     }
 
     private mutating func start(_ block: MessagesBlockDTO, at index: Int, _ emit: (ChatEvent) -> Void) {
@@ -119,6 +157,11 @@ struct AnthropicStreamDecoder: StreamEventDecoder {
     }
 
     private mutating func add(_ delta: MessagesBlockDTO, at index: Int, _ emit: (ChatEvent) -> Void) {
+        // Nearly every delta is answer text.
+        if delta.type == "text_delta", delta.citations == nil {
+            if let text = delta.text, !text.isEmpty { emit(.text(text)) }
+            return
+        }
         switch (delta.type, open[index]) {
         case ("thinking_delta", .thinking(var text, let signature)?):
             Self.emitContent(of: delta, emit)

@@ -30,6 +30,9 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
     /// they are done.
     private var annotated: Set<String> = []
 
+    /// The shape of the last event read in full.
+    private var shape: JSONShape<ResponsesEventDTO>?
+
     var isComplete: Bool { ended || isDone }
 
     mutating func decode(_ event: RawSSEEvent, _ emit: (ChatEvent) -> Void) throws(ChatError) {
@@ -41,9 +44,23 @@ struct ResponsesStreamDecoder: StreamEventDecoder {
             isDone = true
             return
         }
+        // An event shaped like the last one read in full (each text delta after the first: the
+        // sequence number and the obfuscation string change, the shape does not) is read through
+        // that one's shape, in place (`JSONShape`): a text delta's text is all that leaves it;
+        // any other event is read in full.
+        let shaped = shape?.read(data) { event -> String?? in
+            guard event.type == "response.output_text.delta" else { return .none }
+            return .some(event.delta)
+        }
+        if case .some(.some(let text)) = shaped {
+            if let text, !text.isEmpty { emit(.text(text)) }
+            return
+        }
         let decoded: ResponsesEventDTO?
         do {
-            decoded = try JSONReader.read(ResponsesEventDTO.self, from: data)
+            let read = try JSONShape<ResponsesEventDTO>.reading(data)
+            decoded = read.0
+            if let next = read.1 { shape = next }
         } catch {
             throw .malformedResponse("an event is not JSON: \(String(decoding: data.prefix(200), as: UTF8.self))")
         }
