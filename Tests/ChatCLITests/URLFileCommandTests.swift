@@ -240,6 +240,13 @@ struct URLFileCommandTests {
             "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1)
         #expect(server.requests.isEmpty)
+
+        // In the REPL: the same line, and no offer to /retry what would be refused again.
+        let repl = try await chat.run(["--base-url", server.baseURL, "-i"], input: "/file \(path)\nhi\n", timeout: 60)
+        #expect(repl.stderr.contains("takes in one request: nothing was sent"), "\(repl.stderr)")
+        #expect(repl.stderr.contains("(/retry would be refused again: the files are too large for one request)"))
+        #expect(!repl.stderr.contains("/retry sends it again"))
+        #expect(server.requests.isEmpty)
     }
 
     private static func sha256(_ bytes: [UInt8]) -> String {

@@ -51,3 +51,11 @@ public enum ChatError: Error, Sendable, Equatable {
     /// The person stopped the answer.
     case cancelled
 }
+
+extension ChatError {
+    /// Whether this is `requestTooLarge`: files too large for one request, found before sending.
+    public var isRequestTooLarge: Bool {
+        if case .requestTooLarge = self { return true }
+        return false
+    }
+}
