@@ -13,21 +13,23 @@ struct URLFileCommandTests {
     static let pdf = minimalPDF(pages: ["Fetched report", "Second page"])
     static let dataURL = "data:application/pdf;base64," + Data(pdf).base64EncodedString()
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 1, 2, 3]
+    /// A PDF one byte over 32 MiB, made once (when first served).
+    static let big = pdf + Array(repeating: 0x20, count: 32 * 1_048_576 + 1 - pdf.count)
 
     /// The web site: the PDF as `application/pdf`, as `application/octet-stream` (known by its
     /// bytes) and at the site's root; the PNG; a PDF over 32 MiB, with and without its length.
     private func site() throws -> LoopbackServer {
         try LoopbackServer { request, _ in
-            let big = Self.pdf + Array(repeating: 0x20, count: 32 * 1_048_576 + 1 - Self.pdf.count)
             switch request.path {
             case "/files/report.pdf?v=2": return Self.page(Self.pdf, type: "application/pdf")
             case "/download": return Self.page(Self.pdf, type: "application/octet-stream")
             case "/": return Self.page(Self.pdf, type: "application/pdf")
             case "/cat.png": return Self.page(Self.png, type: "image/png")
-            case "/big.pdf": return Self.page(big, type: "application/pdf")
+            case "/big.pdf": return Self.page(Self.big, type: "application/pdf")
             case "/big-untold.pdf":
                 return [
-                    .head(status: 200, headers: [("Content-Type", "application/pdf")], chunked: true), .body(big), .end,
+                    .head(status: 200, headers: [("Content-Type", "application/pdf")], chunked: true), .body(Self.big),
+                    .end,
                 ]
             default: return ServerStep.json(status: 404, #"{"error": "none"}"#)
             }
