@@ -80,13 +80,14 @@ struct WebPageFetcher {
                 if kind == .unsupported {
                     return .failure(.unsupportedType(url: current.shown, mediaType: mediaType))
                 }
-                let tooLarge = { (limit: Int) -> WebAttachmentFailure in
-                    limit == ImageFormat.maximumPDFBytes
+                // Over its limit: a PDF (said so, or known by its first bytes) is said to be one.
+                let tooLarge = { (limit: Int, bytes: [UInt8]) -> WebAttachmentFailure in
+                    kind == .pdf || ImageFormat.isPDF(bytes)
                         ? .pdfTooLarge(url: current.shown, limit: limit) : .tooLarge(url: current.shown, limit: limit)
                 }
                 var limit = kind.limit(startingWith: [], textLimit: textLimit)
                 if let length = head.header("content-length").flatMap({ Int($0) }), length > limit {
-                    return .failure(tooLarge(limit))
+                    return .failure(tooLarge(limit, []))
                 }
                 var bytes: [UInt8] = []
                 while let part = try await parts.next() {
@@ -94,7 +95,7 @@ struct WebPageFetcher {
                     bytes += piece
                     // A body that names no type is held to its kind's limit once its first bytes tell it.
                     if bytes.count - piece.count < 12 { limit = kind.limit(startingWith: bytes, textLimit: textLimit) }
-                    if bytes.count > limit { return .failure(tooLarge(limit)) }
+                    if bytes.count > limit { return .failure(tooLarge(limit, bytes)) }
                 }
                 return .success(
                     Page(address: current, mediaType: mediaType, charset: Self.charset(of: head), bytes: bytes))
