@@ -10,6 +10,10 @@ import ChatSystem
 struct WebPageFetcher {
     let network: WebNetwork
 
+    /// The types asked for: a page, then text and JSON, then images and PDFs.
+    static let accept =
+        "text/html, text/*;q=0.9, application/json;q=0.9, image/*;q=0.8, application/pdf;q=0.8, */*;q=0.1"
+
     /// The most redirects followed for one URL.
     static let redirectLimit = 5
 
@@ -30,14 +34,15 @@ struct WebPageFetcher {
         var bytes: [UInt8]
     }
 
-    /// The page at `address`; text is held to `textLimit` bytes, an image to the image limit.
+    /// The page at `address`; text is held to `textLimit` bytes, an image to the image limit, a
+    /// PDF to the PDF limit (32 MiB, whatever `textLimit` is).
     func fetch(_ address: WebAddress, textLimit: Int) async -> Result<Page, WebAttachmentFailure> {
         var current = address
         var redirects = 0
         while true {
             let request = HTTPRequest(
                 method: "GET", url: current.text,
-                headers: [("Accept", "text/html, text/*;q=0.9, application/json;q=0.9, image/*;q=0.8, */*;q=0.1")],
+                headers: [("Accept", Self.accept)],
                 connectTimeout: network.connectTimeout, idleTimeout: network.idleTimeout, proxy: network.proxy,
                 acceptCompression: true, tls: network.tls)
             let diagnostics = RequestDiagnostics(
@@ -71,20 +76,26 @@ struct WebPageFetcher {
                     return .failure(.status(url: current.shown, status: head.status))
                 }
                 let mediaType = head.mediaType
-                switch WebContentKind(mediaType: mediaType) {
-                case .pdf: return .failure(.pdf(url: current.shown))
-                case .unsupported: return .failure(.unsupportedType(url: current.shown, mediaType: mediaType))
-                default: break
+                let kind = WebContentKind(mediaType: mediaType)
+                if kind == .unsupported {
+                    return .failure(.unsupportedType(url: current.shown, mediaType: mediaType))
                 }
-                let limit = mediaType.hasPrefix("image/") ? ImageFormat.maximumBytes : textLimit
+                // Over its limit: a PDF (said so, or known by its first bytes) is said to be one.
+                let tooLarge = { (limit: Int, bytes: [UInt8]) -> WebAttachmentFailure in
+                    kind == .pdf || ImageFormat.isPDF(bytes)
+                        ? .pdfTooLarge(url: current.shown, limit: limit) : .tooLarge(url: current.shown, limit: limit)
+                }
+                var limit = kind.limit(startingWith: [], textLimit: textLimit)
                 if let length = head.header("content-length").flatMap({ Int($0) }), length > limit {
-                    return .failure(.tooLarge(url: current.shown, limit: limit))
+                    return .failure(tooLarge(limit, []))
                 }
                 var bytes: [UInt8] = []
                 while let part = try await parts.next() {
                     guard case .body(let piece) = part else { continue }
                     bytes += piece
-                    if bytes.count > limit { return .failure(.tooLarge(url: current.shown, limit: limit)) }
+                    // A body that names no type is held to its kind's limit once its first bytes tell it.
+                    if bytes.count - piece.count < 12 { limit = kind.limit(startingWith: bytes, textLimit: textLimit) }
+                    if bytes.count > limit { return .failure(tooLarge(limit, bytes)) }
                 }
                 return .success(
                     Page(address: current, mediaType: mediaType, charset: Self.charset(of: head), bytes: bytes))

@@ -26,7 +26,8 @@ extension ConversationFileDTO {
                             prompt_tokens: $0.promptTokens, completion_tokens: $0.completionTokens,
                             total_tokens: $0.totalTokens)
                     },
-                    images: message.images.isEmpty ? nil : message.images.map(StoredImageDTO.init),
+                    images: message.images.isEmpty
+                        ? nil : message.images.map { StoredImageDTO($0, withBytes: true) },
                     parts: StoredPartDTO.needsParts(message) ? message.parts.map(StoredPartDTO.init) : nil,
                     answered_by: message.answeredBy?.profile, answered_model: message.answeredBy?.model,
                     resumed: message.resumed ? true : nil

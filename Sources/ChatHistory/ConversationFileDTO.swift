@@ -13,7 +13,7 @@ struct ConversationFileDTO: JSONFields, Equatable {
         var state: String?
         var reasoning: String?
         var usage: UsageFileDTO?
-        /// The images sent with it: what identifies them, never their bytes.
+        /// The images sent with it: what identifies them; a fetched one's bytes too (base64).
         var images: [StoredImageDTO]?
         /// Every part, in order, when its text and images do not say it all: an answer's tool
         /// calls, a `tool` message's results (as the history's `parts` column keeps them).

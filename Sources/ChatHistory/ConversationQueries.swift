@@ -166,7 +166,7 @@ enum ConversationQueries {
         guard let (title, head, branchedFrom) = found else { throw StorageError.notFound(id: id) }
         let rows = try db.rows("SELECT * FROM message WHERE conversation_id = ? ORDER BY id", [id]) {
             row throws(StorageError) -> (message: ChatMessage, parentID: Int64?, stored: StoredAlongside) in
-            (try message(row), try row.column("parent_id"), try StoredAlongside(row))
+            (try message(row, db), try row.column("parent_id"), try StoredAlongside(row))
         }
         let tree = BranchTree(rows.map { ($0.message.storageID ?? 0, $0.parentID) })
         let shown = Set(tree.branch(endingAt: tree.head(stored: head)))
@@ -189,7 +189,7 @@ enum ConversationQueries {
         var alternatives: [ChatMessage] = []
         for sibling in siblings {
             let found = try db.firstRow("SELECT * FROM message WHERE id = ? AND role IS ?", [sibling, role]) {
-                row throws(StorageError) in try message(row)
+                row throws(StorageError) in try message(row, db)
             }
             if let found { alternatives.append(found) }
         }
@@ -215,8 +215,8 @@ enum ConversationQueries {
         }
     }
 
-    /// The message a `message` row holds.
-    private static func message(_ row: SQLiteStatement) throws(StorageError) -> ChatMessage {
+    /// The message a `message` row holds; the bytes of a file it fetched from `db`.
+    private static func message(_ row: SQLiteStatement, _ db: SQLiteConnection) throws(StorageError) -> ChatMessage {
         var usage: TokenUsage?
         if let prompt = try row.column("prompt_tokens", as: Int?.self) {
             usage = TokenUsage(
@@ -235,11 +235,13 @@ enum ConversationQueries {
                 storageID: try row.column("id"))
         } else {
             // An image's bytes are read again from its file, before any request: gone or changed,
-            // the requests carry a note in its place.
+            // the requests carry a note in its place. A fetched one's are kept in the history.
             message = ChatMessage(
                 role: role, content: try row.column("content"), state: state,
                 reasoning: try row.column("reasoning"), usage: usage, storageID: try row.column("id"),
-                images: StoredImageDTO.images(inColumn: try row.column("images", as: String?.self)))
+                images: StoredImageDTO.images(
+                    inColumn: try row.column("images", as: String?.self),
+                    keptBytes: { FetchedFiles.bytes($0, db) }))
         }
         if let profile = try row.column("answered_by", as: String?.self) {
             message.answeredBy = AnsweredBy(profile: profile, model: try row.column("model", as: String?.self) ?? "")

@@ -36,6 +36,10 @@ enum HistorySalvager {
                         try row.column(0, as: String.self)
                     })
                 try copyRows(of: "message", from: damaged, into: db)
+                // The bytes of fetched files, when the damaged database had them (schema v12).
+                if (try? SalvageRepairs.columns(of: "fetched_file", damaged))?.isEmpty == false {
+                    try copyRows(of: "fetched_file", from: damaged, into: db)
+                }
                 try SalvageRepairs.apply(db, damaged: damaged)
                 outcome = try known.outcome(damagedPath: damagedPath, copiedConversations: copiedConversations, db)
             }

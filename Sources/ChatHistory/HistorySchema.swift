@@ -190,6 +190,22 @@ enum HistorySchema {
             ALTER TABLE message ADD COLUMN resumed INTEGER;
             """
         ),
+        (
+            // The bytes of the images and PDFs fetched from URLs (a file on disk is read again
+            // from its path), which `-c` sends again without fetching: the `images` column
+            // marks them `fetched` and names them by SHA-256. A table of their own, keyed by
+            // it, not a column of `message`: a file fetched again (each `/retry`, `/edit`,
+            // `/fork` or `/load` copies the message) is stored once, the message rows the
+            // listings and the search scan stay small, and rows no message names any more are
+            // removed with the conversations and messages that named them (`FetchedFiles`).
+            "v12-fetched-files",
+            """
+            CREATE TABLE fetched_file (
+                sha256 TEXT PRIMARY KEY NOT NULL,
+                bytes BLOB NOT NULL
+            );
+            """
+        ),
     ]
 
     /// Brings `database` up to the last version, in one transaction. A database a newer release

@@ -113,6 +113,7 @@ enum MessageRows {
             ids += (last - Int64(rows.count) + 1)...last
             start += rows.count
         }
+        try FetchedFiles.store(messages, db)
         if let first = ids.first, let last = ids.last, last > first {
             try db.run("UPDATE message SET parent_id = id - 1 WHERE id > ? AND id <= ?", [first, last])
         }
@@ -199,6 +200,7 @@ enum MessageRows {
                 try setHead(of: conversation, to: tree.nearest(to: head, outside: removed), db)
             }
         }
+        try FetchedFiles.removeUnnamed(db)
     }
 
     /// `settings` as the `settings` column holds it.

@@ -84,6 +84,7 @@ extension SQLiteConversationStore {
             try db.run("DELETE FROM compaction WHERE conversation_id = ?", [full])
             try db.run("DELETE FROM message WHERE conversation_id = ?", [full])
             try db.run("DELETE FROM conversation WHERE id = ?", [full])
+            try FetchedFiles.removeUnnamed(db)
             guard let first = summary.first else { throw StorageError.notFound(id: id) }
             return first
         }

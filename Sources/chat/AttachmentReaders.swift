@@ -22,6 +22,7 @@ struct AttachmentReaders {
             proxyInUse: { proxies.proxy(for: $0, configured: configured) },
             connectTimeout: settings.server.connectTimeout, idleTimeout: settings.server.idleTimeout,
             log: settings.server.diagnostics)
-        return WebAttachmentReader(files: files, network: network, limit: limit, takesImages: takesImages)
+        return WebAttachmentReader(
+            files: files, network: network, limit: limit, takesImages: takesImages, pdf: settings.pdf)
     }
 }

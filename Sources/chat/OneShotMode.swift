@@ -29,6 +29,9 @@ struct OneShotMode {
             return session.codeOnly && !code.foundCode ? 1 : 0
         case .outputClosed:
             return 0
+        case .failed(.requestTooLarge):
+            // Files too large for the API: bad input, found before anything was sent.
+            return 2
         case .failed, .mismatched:
             return 1
         case .interrupted:

@@ -199,15 +199,44 @@ struct WebAttachmentTests {
     }
 
     @Test func typesChatDoesNotAttachAreRefusedBeforeTheirBodyIsRead() async throws {
-        let server = try server { path in
-            path == "/report.pdf"
-                ? page("%PDF-1.4", type: "application/pdf") : page("\u{0}\u{1}", type: "application/octet-stream")
-        }
+        let server = try server { _ in page("\u{0}\u{1}", type: "video/mp4") }
         defer { LoopbackTestHelpers.stopInBackground(server) }
         let base = origin(server)
         #expect(
-            await reader().read(["\(base)/report.pdf"], adding: Attachments())
-                == .failure(.web(.pdf(url: "\(base)/report.pdf"))))
+            await reader().read(["\(base)/clip"], adding: Attachments())
+                == .failure(.web(.unsupportedType(url: "\(base)/clip", mediaType: "video/mp4"))))
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func aPDFIsAttachedWholeWhateverTheTextLimitAndOctetStreamIsKnownByItsBytes() async throws {
+        let pdf = minimalPDF(pages: ["Fetched"])
+        let server = try server { path in
+            switch path {
+            case "/report.pdf":
+                return [
+                    .head(status: 200, headers: [("Content-Type", "application/pdf")], chunked: false), .body(pdf),
+                    .end,
+                ]
+            case "/fake.pdf": return page("not a PDF", type: "application/pdf")
+            case "/bin":
+                return [
+                    .head(status: 200, headers: [("Content-Length", "\(pdf.count)")], chunked: false), .body(pdf), .end,
+                ]
+            default: return page("\u{0}\u{1}", type: "application/octet-stream")
+            }
+        }
+        defer { LoopbackTestHelpers.stopInBackground(server) }
+        let base = origin(server)
+        // A text limit far below the PDF's size: a PDF is held to the PDF limit instead.
+        let read = try await reader(limit: 16).read(["\(base)/report.pdf", "\(base)/bin"], adding: Attachments()).get()
+        #expect(read.texts.isEmpty)
+        #expect(read.images.map(\.mimeType) == ["application/pdf", "application/pdf"])
+        #expect(read.images.map(\.data) == [pdf, pdf])
+        #expect(read.images.allSatisfy { $0.fetched })
+        #expect(read.images.map(\.fileName) == ["report.pdf", "bin"])
+        #expect(
+            await reader().read(["\(base)/fake.pdf"], adding: Attachments())
+                == .failure(.web(.notAPDF(url: "\(base)/fake.pdf"))))
         #expect(
             await reader().read(["\(base)/blob"], adding: Attachments())
                 == .failure(.web(.unsupportedType(url: "\(base)/blob", mediaType: "application/octet-stream"))))

@@ -44,6 +44,18 @@ public enum ChatError: Error, Sendable, Equatable {
     /// The run has spent `spent` US dollars of its budget `limit` (`max_cost`), and is not to
     /// go on: the request was not sent.
     case budgetReached(spent: Double, limit: Double)
+    /// The request would be `bytes` long, over the `limit` bytes `provider`'s API documents for
+    /// one request, because of the files it carries (base64-encoded): `file` is the largest,
+    /// `fileBytes` long encoded. Found before sending.
+    case requestTooLarge(file: String, fileBytes: Int, bytes: Int, limit: Int, provider: String)
     /// The person stopped the answer.
     case cancelled
+}
+
+extension ChatError {
+    /// Whether this is `requestTooLarge`: files too large for one request, found before sending.
+    public var isRequestTooLarge: Bool {
+        if case .requestTooLarge = self { return true }
+        return false
+    }
 }

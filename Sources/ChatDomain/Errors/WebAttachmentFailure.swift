@@ -13,10 +13,12 @@ public enum WebAttachmentFailure: Error, Sendable, Equatable {
     case insecureRedirect(url: String, to: String)
     /// The body is over the limit (`max_file_bytes` for text, the image limit for images).
     case tooLarge(url: String, limit: Int)
+    /// A PDF over the size servers accept (`limit` bytes).
+    case pdfTooLarge(url: String, limit: Int)
+    /// Said to be a PDF (`application/pdf`), but its bytes do not start as one does (`%PDF-`).
+    case notAPDF(url: String)
     /// A media type chat does not attach (not text, JSON, HTML or an image it knows).
     case unsupportedType(url: String, mediaType: String)
-    /// A PDF: attached from a file only (a PDF fetched from a URL is not kept whole yet).
-    case pdf(url: String)
     /// The transfer failed (refused, host not found, TLS, timeouts), as the engine says.
     case transfer(url: String, ChatError)
 

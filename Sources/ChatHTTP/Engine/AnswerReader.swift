@@ -263,6 +263,9 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
     private func startAttempt() {
         do {
             let shaped = try runner.provider.chatRequest(for: request, variant: variant)
+            try RequestSizeCheck.check(
+                shaped.body, of: request, limit: runner.provider.requestByteLimit,
+                provider: runner.server.provider.rawValue)
             if shaped.sentAsText { events.append(.sentAsText(provider: runner.server.provider.rawValue)) }
             events += shaped.notices.map(ChatEvent.notice)
             attempt = Attempt(runner: runner, request: shaped)

@@ -69,6 +69,9 @@ package protocol ChatProvider: Sendable {
     /// Where the server says a model's context window, in the order to ask: a request, and what
     /// its body says of a model's window (nil: nothing).
     var contextWindowQueries: [ContextWindowQuery] { get }
+    /// The largest request body, in bytes, the API documents taking; a request over it that
+    /// carries files is refused before it is sent (`RequestSizeCheck`). Nil: none known.
+    var requestByteLimit: Int? { get }
 }
 
 /// A request that may tell a model's context window, and how to read its answer.
@@ -83,6 +86,9 @@ package struct ContextWindowQuery: Sendable {
 }
 
 extension ChatProvider {
+    /// None known.
+    package var requestByteLimit: Int? { nil }
+
     /// Nowhere: the server says nothing of windows.
     package var contextWindowQueries: [ContextWindowQuery] { [] }
 

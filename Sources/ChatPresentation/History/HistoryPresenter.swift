@@ -104,11 +104,17 @@ public struct HistoryPresenter {
         "branched from \(origin.conversationID) at turn \(origin.turn)"
     }
 
-    /// An attached image or PDF as the history knows it: the file itself is not stored.
+    /// An attached image or PDF as the history knows it: a file on disk by what identifies it,
+    /// one fetched from a URL kept whole.
     public static func describe(_ image: ImageAttachment) -> String {
         let kind = image.isPDF ? "PDF" : "image"
-        return "[\(kind) \(image.path), \(ByteCount.text(image.byteCount)) \(image.mimeType), sha256 "
-            + "\(image.sha256.prefix(12))…; the history keeps this, not the \(kind)"
+        let head =
+            "[\(kind) \(image.path), \(ByteCount.text(image.byteCount)) \(image.mimeType), sha256 "
+            + "\(image.sha256.prefix(12))…; "
+        if image.fetched {
+            return head + (image.data == nil ? "fetched; its bytes are not in the history]" : "kept in the history]")
+        }
+        return head + "the history keeps this, not the \(kind)"
             + (image.data == nil ? "; the file is no longer there as it was]" : "]")
     }
 

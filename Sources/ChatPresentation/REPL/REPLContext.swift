@@ -105,6 +105,10 @@ final class REPLContext {
             } else {
                 note("(your message is kept: /retry asks again whether to go on; /usage shows what was spent)")
             }
+        case let error? where error.isRequestTooLarge:
+            failure(ErrorWording.line(for: error))
+            // Sending it again would be refused again: the files are what must change.
+            note("(/retry would be refused again: the files are too large for one request)")
         case let error?:
             let partial = printed ? conversation.messages.last.flatMap { $0.role == .assistant ? $0 : nil } : nil
             failure(

@@ -22,6 +22,7 @@ extension ErrorWording {
         case .unsupportedSetting, .unsupportedSettings: "unsupported_setting"
         case .toolRoundLimit: "tool_round_limit"
         case .budgetReached: "budget_reached"
+        case .requestTooLarge: "request_too_large"
         case .cancelled: "cancelled"
         }
     }

@@ -21,8 +21,10 @@ extension ErrorWording {
         case .unsupportedType(let url, let mediaType):
             return "\(url) is \(ServerText.line(mediaType, limit: 80)): only HTML, text, JSON and PNG, JPEG, GIF "
                 + "or WebP images can be attached from a URL"
-        case .pdf(let url):
-            return "\(url) is a PDF: chat attaches PDFs from files, not yet from URLs (download it, then -f FILE)"
+        case .pdfTooLarge(let url, let limit):
+            return "\(url): the PDF is over the \(ByteCount.text(limit)) a PDF may be"
+        case .notAPDF(let url):
+            return "\(url): the server calls it a PDF (application/pdf), but it does not start as one (%PDF-)"
         case .transfer(let url, .connection(.refused, let message)):
             return "\(url): connection failed: \(ServerText.line(message)) (nothing answers at that address)"
         case .transfer(let url, .connection(.hostNotFound, let message)):

@@ -67,6 +67,11 @@ public enum ErrorWording {
                 + "config or the role)"
         case .unsupportedSettings(let name, let other, let provider):
             return "the \(provider) provider takes no \(name) together with \(other): leave one of them out"
+        case .requestTooLarge(let file, let fileBytes, let bytes, let limit, let provider):
+            return
+                "\(ServerText.line(file, limit: 200)) is \(megabytes(fileBytes)) once base64-encoded, and the request "
+                + "carrying it \(megabytes(bytes)), over the \(megabytes(limit)) the \(provider) provider takes in one "
+                + "request: nothing was sent (attach a smaller file, or set pdf to text to send a PDF's text)"
         case .budgetReached(let spent, let limit):
             return "this run has spent \(Dollars.text(spent)) of its \(Dollars.text(limit)) budget: the request was "
                 + "not sent (raise it with --max-cost, or max_cost in the config)"
@@ -208,6 +213,12 @@ public enum ErrorWording {
         }
     }
 
+    /// `bytes` in decimal megabytes to a tenth (`43.7 MB`), as the providers state their limits.
+    private static func megabytes(_ bytes: Int) -> String {
+        let tenths = (bytes + 50_000) / 100_000
+        return tenths % 10 == 0 ? "\(tenths / 10) MB" : "\(tenths / 10).\(tenths % 10) MB"
+    }
+
     private static func advice(for clue: NotFoundClue) -> String {
         switch clue {
         case .messageNamesModel: return "check the model name: chat --models lists them"
@@ -329,7 +340,7 @@ extension ChatError {
         case .malformedResponse(let message): return .malformedResponse(clean(message))
         case .unsupportedEncoding(let encoding): return .unsupportedEncoding(ServerText.line(encoding, limit: 40))
         case .connectTimeout, .idleTimeout, .unsupportedSetting, .unsupportedSettings, .toolRoundLimit, .budgetReached,
-            .cancelled:
+            .requestTooLarge, .cancelled:
             return self
         }
     }

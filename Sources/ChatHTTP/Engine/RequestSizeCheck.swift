@@ -1,0 +1,21 @@
+import ChatDomain
+
+/// A request carrying files (images, PDFs), held to the size the provider's API documents for
+/// one request before it is sent: base64 makes a file 4/3 as large, so a PDF within chat's
+/// 32 MiB limit can make a request the server would refuse after the whole upload.
+enum RequestSizeCheck {
+    /// Throws `ChatError.requestTooLarge` when `body` is over `limit` and `request` carries
+    /// files whose bytes go with it, naming the largest of them; a request without files is
+    /// left to the server.
+    static func check(_ body: [UInt8]?, of request: ChatRequest, limit: Int?, provider: String) throws(ChatError) {
+        guard let limit, let body, body.count > limit else { return }
+        let files = request.messages.flatMap(\.images).filter { $0.data != nil }
+        guard let largest = files.max(by: { $0.byteCount < $1.byteCount }) else { return }
+        throw .requestTooLarge(
+            file: largest.path, fileBytes: encodedSize(largest.byteCount), bytes: body.count, limit: limit,
+            provider: provider)
+    }
+
+    /// How long `bytes` bytes are in base64 (with padding).
+    static func encodedSize(_ bytes: Int) -> Int { (bytes + 2) / 3 * 4 }
+}
