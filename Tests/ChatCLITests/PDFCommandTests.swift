@@ -116,7 +116,7 @@ struct PDFCommandTests {
         let chat = ChatBinary()
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
         let limit = 32 * 1_048_576
-        let big = try write(chat, "big.pdf", Self.pdf + Array(repeating: 0x20, count: limit + 1 - Self.pdf.count))
+        let big = try SparseFile.write(chat.home + "/big.pdf", header: Self.pdf, size: limit + 1)
         let refused = try await chat.run(["--base-url", server.baseURL, "-f", big, "hi"])
         #expect(refused.status == 2)
         #expect(refused.stderr == "chat: error: \(big) is 32 MiB, over the 32 MiB a PDF may be\n")

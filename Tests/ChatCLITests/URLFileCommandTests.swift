@@ -231,8 +231,7 @@ struct URLFileCommandTests {
         // 25 MB: within chat's 32 MiB for a PDF, but 33.3 MB once base64-encoded, over the 32 MB
         // OpenAI and Anthropic take in one request.
         let path = chat.home + "/large.pdf"
-        let large = Self.pdf + Array(repeating: 0x20, count: 25_000_000 - Self.pdf.count)
-        try Data(large).write(to: URL(fileURLWithPath: path))
+        try SparseFile.write(path, header: Self.pdf, size: 25_000_000)
         let refused = try await chat.run(["--base-url", server.baseURL, "-f", path, "hi"], timeout: 60)
         #expect(refused.status == 2)
         #expect(

@@ -89,8 +89,8 @@ private let webp: [UInt8] = Array("RIFF".utf8) + [4, 0, 0, 0] + Array("WEBPVP8 "
         defer { try? FileManager.default.removeItem(atPath: root) }
         let pdf = minimalPDF(pages: ["Hello"])
         let limit = 32 * 1_048_576
-        let most = try write("most.dat", pdf + Array(repeating: 0x20, count: limit - pdf.count))
-        let over = try write("over.pdf", pdf + Array(repeating: 0x20, count: limit + 1 - pdf.count))
+        let most = try SparseFile.write(root + "/most.dat", header: pdf, size: limit)
+        let over = try SparseFile.write(root + "/over.pdf", header: pdf, size: limit + 1)
         let reader = FileAttachmentReader(limit: 10, home: root, takesImages: false)
         let read = try reader.read([most], adding: Attachments()).get()
         #expect(read.texts.isEmpty)

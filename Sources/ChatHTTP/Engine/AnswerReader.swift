@@ -262,6 +262,8 @@ final class AnswerReader<Provider: ChatProvider>: AnswerStream {
 
     private func startAttempt() {
         do {
+            try RequestSizeCheck.check(
+                filesOf: request, limit: runner.provider.requestByteLimit, provider: runner.server.provider.rawValue)
             let shaped = try runner.provider.chatRequest(for: request, variant: variant)
             try RequestSizeCheck.check(
                 shaped.body, of: request, limit: runner.provider.requestByteLimit,

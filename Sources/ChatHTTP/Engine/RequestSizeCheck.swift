@@ -16,6 +16,20 @@ enum RequestSizeCheck {
             provider: provider)
     }
 
+    /// Before the body is made: throws `ChatError.requestTooLarge` when `request`'s files alone,
+    /// base64-encoded, are over `limit` (the request, their total, is then at least that: the
+    /// text around them is a few bytes of 32 MB), so that no body of that size is made to be
+    /// refused.
+    static func check(filesOf request: ChatRequest, limit: Int?, provider: String) throws(ChatError) {
+        guard let limit else { return }
+        let files = request.messages.flatMap(\.images).filter { $0.data != nil }
+        let total = files.reduce(0) { $0 + encodedSize($1.byteCount) }
+        guard total > limit, let largest = files.max(by: { $0.byteCount < $1.byteCount }) else { return }
+        throw .requestTooLarge(
+            file: largest.path, fileBytes: encodedSize(largest.byteCount), bytes: total, limit: limit,
+            provider: provider)
+    }
+
     /// How long `bytes` bytes are in base64 (with padding).
     static func encodedSize(_ bytes: Int) -> Int { (bytes + 2) / 3 * 4 }
 }
