@@ -3,20 +3,20 @@ import ChatDomain
 /// One field of a `JSONFields` shape: its name in JSON and the property it is, with how the
 /// value is written and read. A required field must be present and of its type; an optional one
 /// may be missing or null, and is left out when nil.
-package struct JSONField<Root>: Sendable {
+public struct JSONField<Root>: Sendable {
     /// The name in JSON.
     let name: String
     /// `"name"`, as written.
     let quotedName: [UInt8]
     /// Writes the member, `quotedName` first, when the value is there; false when JSON cannot
     /// hold the value.
-    package let write: @Sendable (_ root: Root, _ json: inout JSONText, _ quotedName: [UInt8]) -> Bool
+    public let write: @Sendable (_ root: Root, _ json: inout JSONText, _ quotedName: [UInt8]) -> Bool
     /// Reads the member of `object` into the root; false when it is missing (if required) or of
     /// another type.
-    package let read: @Sendable (_ object: [String: JSONValue], _ root: inout Root) -> Bool
+    public let read: @Sendable (_ object: [String: JSONValue], _ root: inout Root) -> Bool
 
     /// A field written and read as given.
-    package init(
+    public init(
         _ name: String, write: @escaping @Sendable (Root, inout JSONText, [UInt8]) -> Bool,
         read: @escaping @Sendable ([String: JSONValue], inout Root) -> Bool
     ) {
@@ -27,7 +27,7 @@ package struct JSONField<Root>: Sendable {
     }
 
     /// A required field: how to get it and set it (`{ $0.role }, { $0.role = $1 }`).
-    package init<Value: JSONRepresentable>(
+    public init<Value: JSONRepresentable>(
         _ name: String, _ get: @escaping @Sendable (Root) -> Value,
         _ set: @escaping @Sendable (inout Root, Value) -> Void
     ) {
@@ -45,7 +45,7 @@ package struct JSONField<Root>: Sendable {
     }
 
     /// An optional field: how to get it and set it (`{ $0.state }, { $0.state = $1 }`).
-    package init<Value: JSONRepresentable>(
+    public init<Value: JSONRepresentable>(
         _ name: String, optional get: @escaping @Sendable (Root) -> Value?,
         _ set: @escaping @Sendable (inout Root, Value?) -> Void
     ) {
@@ -54,7 +54,7 @@ package struct JSONField<Root>: Sendable {
 
     /// An optional field reached, read and written as given (a sampling value: its kind
     /// depends on the parameter).
-    package init<Value>(
+    public init<Value>(
         _ name: String, get: @escaping @Sendable (Root) -> Value?,
         set: @escaping @Sendable (inout Root, Value?) -> Void,
         read: @escaping @Sendable (JSONValue) -> Value?, write: @escaping @Sendable (Value, inout JSONText) -> Bool
@@ -80,7 +80,7 @@ package struct JSONField<Root>: Sendable {
 
 extension Array {
     /// These fields sorted by name, as a `JSONFields` shape lists them.
-    package func sortedByName<Root>() -> Self where Element == JSONField<Root> {
+    public func sortedByName<Root>() -> Self where Element == JSONField<Root> {
         sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 }

@@ -4,7 +4,7 @@ import ChatDomain
 /// adding it to the list. Written by `JSONText` (keys sorted), read strictly from what
 /// `JSONParser` gives: a required field missing, or any field of another type, fails the whole;
 /// members not listed are ignored.
-package protocol JSONFields: JSONRepresentable {
+public protocol JSONFields: JSONRepresentable {
     /// The value reading starts from; every field read replaces its part.
     init()
     /// Each field once, sorted by name (`sortedByName()`), as `.sortedKeys` wrote them.
@@ -12,7 +12,7 @@ package protocol JSONFields: JSONRepresentable {
 }
 
 extension JSONFields {
-    package func write(to json: inout JSONText) -> Bool {
+    public func write(to json: inout JSONText) -> Bool {
         json.open(UInt8(ascii: "{"))
         for field in Self.fields {
             guard field.write(self, &json, field.quotedName) else { return false }
@@ -21,7 +21,7 @@ extension JSONFields {
         return true
     }
 
-    package init?(json: JSONValue) {
+    public init?(json: JSONValue) {
         guard case .object(let object) = json else { return nil }
         var result = Self()
         for field in Self.fields {

@@ -3,15 +3,15 @@ import ChatDomain
 /// JSON written straight into bytes: compact (or indented, `"key" : value`, when `pretty`),
 /// slashes unescaped, each object's keys sorted by their UTF-8 bytes; the one JSON writer of
 /// chat (the files earlier versions wrote with Foundation's coders read the same). Members are written in the order given; a shape's field list is sorted.
-package struct JSONText {
-    package private(set) var bytes: [UInt8] = []
+public struct JSONText {
+    public private(set) var bytes: [UInt8] = []
     /// Indented, one member or element a line, `"key" : value`.
     let pretty: Bool
     private var depth = 0
     private var isFirst = true
 
     /// An empty text with room for `capacity` bytes; indented when `pretty`.
-    package init(capacity: Int = 256, pretty: Bool = false) {
+    public init(capacity: Int = 256, pretty: Bool = false) {
         bytes.reserveCapacity(capacity)
         self.pretty = pretty
     }
@@ -78,7 +78,7 @@ package struct JSONText {
 
     /// A string, escaped as Foundation escapes it: `"` and `\`, the short escapes for backspace,
     /// form feed, newline, carriage return and tab, `\u00xx` for the other control characters.
-    package mutating func string(_ value: String) {
+    public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
         value.withUTF8 { utf8 in
@@ -133,13 +133,13 @@ package struct JSONText {
         value ? raw("true") : raw("false")
     }
 
-    package mutating func int(_ value: Int) {
+    public mutating func int(_ value: Int) {
         bytes.append(contentsOf: String(value).utf8)
     }
 
     /// A finite number as Foundation writes it: the shortest form that reads back the same,
     /// without a trailing `.0`. False (and nothing written) for infinity or NaN.
-    package mutating func double(_ value: Double) -> Bool {
+    public mutating func double(_ value: Double) -> Bool {
         guard value.isFinite else { return false }
         var text = String(describing: value)
         if text.hasSuffix(".0") { text.removeLast(2) }

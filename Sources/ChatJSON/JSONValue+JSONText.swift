@@ -3,7 +3,7 @@ import ChatDomain
 extension JSONValue: JSONRepresentable {
     /// Writes the value as every JSON of chat is written: an object's keys sorted (by their
     /// UTF-8 bytes, as `.sortedKeys`), numbers as `JSONText.double` writes them.
-    package func write(to json: inout JSONText) -> Bool {
+    public func write(to json: inout JSONText) -> Bool {
         switch self {
         case .null:
             json.raw("null")
@@ -21,7 +21,7 @@ extension JSONValue: JSONRepresentable {
         return true
     }
 
-    package init?(json: JSONValue) {
+    public init?(json: JSONValue) {
         self = json
     }
 

@@ -48,9 +48,21 @@ package struct RequestRunner<Provider: ChatProvider>: GPTRepository {
     /// remote one's model list can be large, and every run would pay a round trip or two.
     package func contextWindow(of model: String) async -> Int? {
         guard URLHost.isNearby(server.baseURL) else { return nil }
-        for query in provider.contextWindowQueries {
-            guard case .success(let body) = await fetch(query.request) else { continue }
-            if let tokens = query.read(body, model), tokens > 0 { return tokens }
+        // Asked side by side (one wait, not one each), the first query's figure preferred.
+        let queries = provider.contextWindowQueries
+        let bodies = await withTaskGroup(of: (Int, [UInt8]?).self) { group -> [[UInt8]?] in
+            for (index, query) in queries.enumerated() {
+                group.addTask {
+                    guard case .success(let body) = await fetch(query.request) else { return (index, nil) }
+                    return (index, body)
+                }
+            }
+            var bodies = [[UInt8]?](repeating: nil, count: queries.count)
+            for await (index, body) in group { bodies[index] = body }
+            return bodies
+        }
+        for (query, body) in zip(queries, bodies) {
+            if let body, let tokens = query.read(body, model), tokens > 0 { return tokens }
         }
         return nil
     }
