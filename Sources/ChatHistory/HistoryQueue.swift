@@ -56,8 +56,8 @@ final class HistoryQueue: @unchecked Sendable {
     }
 
     /// Prepares, on the queue and without waiting, the statements an answer's last write runs
-    /// (`MessageRows.appendStatements`, `SearchIndex.keepUpStatements`: its full-text table
-    /// connected with them), while the answer is on its way and the queue has nothing to do.
+    /// (`MessageRows.appendStatements`, `SearchIndex.keepUpStatements`), while the answer is on
+    /// its way and the queue has nothing to do.
     func prepareAnswerWrite() {
         queue.async { [self] in
             database?.connection.prepare(MessageRows.appendStatements + SearchIndex.keepUpStatements)

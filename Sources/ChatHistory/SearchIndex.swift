@@ -27,21 +27,27 @@ enum SearchIndex {
 
     /// How many messages an answer's last write indexes at most (`keepUp`).
     static let keptUpPerAnswer: Int64 = 16
+    /// How many messages may wait for the next search before an answer's last write indexes
+    /// some (`keepUp`): below it, an answer connects no full-text table and writes none of its
+    /// pages (a one-shot: 8 statements compiled and 4 WAL frames fewer, issue 39).
+    static let keptUpBacklog: Int64 = 32
 
-    /// Indexes the oldest messages not indexed yet, at most `keptUpPerAnswer` ids of them: run
-    /// with an answer's last write, so that the index keeps up with a history nobody searches
-    /// (the next search then has a few messages to index, not every one stored since the last)
-    /// at the cost of the few an answer adds. Run in a write transaction.
+    /// Indexes the oldest messages not indexed yet, at most `keptUpPerAnswer` ids of them, once
+    /// `keptUpBacklog` wait: run with an answer's last write, so that the index keeps up with a
+    /// history nobody searches (the next search then has a few dozen messages to index, not
+    /// every one stored since the last) at the cost of one answer in eight or so. Run in a
+    /// write transaction.
     static func keepUp(_ db: SQLiteConnection) throws(StorageError) {
         let (indexed, newest) = try progress(db)
-        guard newest > indexed else { return }
+        guard newest - indexed >= keptUpBacklog else { return }
         let through = min(newest, indexed + keptUpPerAnswer)
         try db.run(indexSome, [indexed, through])
         try db.run(advance, [through])
     }
 
-    /// The statements `keepUp` runs, for `SQLiteConnection.prepare` to prepare ahead.
-    static let keepUpStatements = [progressQuery, indexSome, advance]
+    /// The statement `keepUp` always runs, for `SQLiteConnection.prepare` to prepare ahead (the
+    /// others, and the full-text table's connection, only when it indexes).
+    static let keepUpStatements = [progressQuery]
 
     private static let progressQuery =
         "SELECT (SELECT indexed_through FROM message_fts_progress), (SELECT IFNULL(MAX(id), 0) FROM message)"

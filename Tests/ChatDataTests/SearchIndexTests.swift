@@ -76,6 +76,25 @@ struct SearchIndexTests {
         }
     }
 
+    /// A backlog shorter than `keptUpBacklog` is left to the next search: an answer then
+    /// indexes nothing, and writes none of the full-text table's pages.
+    @Test func aShortBacklogIsLeftToTheNextSearch() async throws {
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try await open()
+        _ = try await conversation(["question one", "answer one"], in: store)
+        let id = try #require(await store.begin(Conversation(settings: settings)))
+        _ = await store.append(
+            ChatMessage(role: .user, content: "what of the marmot"), settings: settings, systemPrompt: nil, to: id)
+        let recording = store.recordAnswer(to: id, settings: settings, systemPrompt: nil)
+        recording.add(.text("the marmot sleeps"))
+        _ = await recording.finish(ChatMessage(role: .assistant, content: "the marmot sleeps"))
+        #expect(try indexedThrough() == 0)
+        // The search indexes them, and finds the answer.
+        let found = try await store.search("marmot", limit: nil, includingUnanswered: true).get()
+        #expect(found.summaries.count == 1)
+        #expect(try indexedThrough() == 4)
+    }
+
     /// An answer's last write indexes a few messages, oldest first: a history nobody searches
     /// keeps its index nearly up to date, and a checkpoint (not the last write) indexes nothing.
     @Test func anAnswersLastWriteIndexesAFewMessages() async throws {
