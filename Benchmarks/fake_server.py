@@ -484,6 +484,28 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format, *args):  # quiet
         pass
 
+    def send_whole(self, data: bytes, record: dict) -> None:
+        """A whole (non-streamed) JSON answer, its first byte's time noted in `record`."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        record["first_content_ns"] = time.monotonic_ns()
+        self.wfile.write(data)
+        self.close_connection = True
+
+    def start_stream(self, content_type: str) -> None:
+        """The head of a streamed answer, sent at once, its body chunked."""
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.flush()
+        self.close_connection = True
+
     def send_json(self, status: int, obj) -> None:
         data = json.dumps(obj).encode()
         self.send_response(status)
@@ -547,25 +569,10 @@ class Handler(BaseHTTPRequestHandler):
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
                 "usage": {"prompt_tokens": 1, "completion_tokens": n, "total_tokens": n + 1},
             }
-            data = json.dumps(body).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Connection", "close")
-            self.end_headers()
-            record["first_content_ns"] = time.monotonic_ns()
-            self.wfile.write(data)
-            self.close_connection = True
+            self.send_whole(json.dumps(body).encode(), record)
             return
 
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.flush()
-        self.close_connection = True
+        self.start_stream("text/event-stream")
 
         def write(data: bytes, first_content: bool = False) -> None:
             framed = b"%x\r\n%s\r\n" % (len(data), data)
@@ -640,27 +647,12 @@ class Handler(BaseHTTPRequestHandler):
         if not request.get("stream"):
             if params["first"] > 0:
                 time.sleep(params["first"])
-            data = json.dumps(wire_answer(wire, n, size, doc)).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Connection", "close")
-            self.end_headers()
-            record["first_content_ns"] = time.monotonic_ns()
-            self.wfile.write(data)
-            self.close_connection = True
+            self.send_whole(json.dumps(wire_answer(wire, n, size, doc)).encode(), record)
             return
 
         # Obfuscation is on unless the request turns it off, as OpenAI's API does.
         obfuscate = (request.get("stream_options") or {}).get("include_obfuscation") is not False
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.flush()
-        self.close_connection = True
+        self.start_stream("text/event-stream; charset=utf-8")
         try:
             if params["first"] > 0:
                 time.sleep(params["first"])
