@@ -13,8 +13,14 @@ struct URLFileCommandTests {
     static let pdf = minimalPDF(pages: ["Fetched report", "Second page"])
     static let dataURL = "data:application/pdf;base64," + Data(pdf).base64EncodedString()
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 1, 2, 3]
-    /// A PDF one byte over 32 MiB, made once (when first served).
-    static let big = pdf + Array(repeating: 0x20, count: 32 * 1_048_576 + 1 - pdf.count)
+    /// A PDF one byte over 32 MiB, as body steps: the PDF's start, then spaces in pieces of 1 MiB
+    /// (one array, shared), so that no 32 MiB array is made: building one in a debug build kept
+    /// one of the test pool's two threads busy for seconds, and tests waiting on it timed out.
+    static let bigSize = 32 * 1_048_576 + 1
+    static let mebibyte = [UInt8](repeating: 0x20, count: 1_048_576)
+    static let bigBody: [ServerStep] =
+        [.body(pdf)] + Array(repeating: .body(mebibyte), count: 31)
+        + [.body([UInt8](repeating: 0x20, count: bigSize - pdf.count - 31 * 1_048_576))]
 
     /// The web site: the PDF as `application/pdf`, as `application/octet-stream` (known by its
     /// bytes) and at the site's root; the PNG; a PDF over 32 MiB, with and without its length.
@@ -25,12 +31,16 @@ struct URLFileCommandTests {
             case "/download": return Self.page(Self.pdf, type: "application/octet-stream")
             case "/": return Self.page(Self.pdf, type: "application/pdf")
             case "/cat.png": return Self.page(Self.png, type: "image/png")
-            case "/big.pdf": return Self.page(Self.big, type: "application/pdf")
-            case "/big-untold.pdf":
+            case "/big.pdf":
                 return [
-                    .head(status: 200, headers: [("Content-Type", "application/pdf")], chunked: true), .body(Self.big),
-                    .end,
-                ]
+                    .head(
+                        status: 200,
+                        headers: [("Content-Type", "application/pdf"), ("Content-Length", "\(Self.bigSize)")],
+                        chunked: false)
+                ] + Self.bigBody + [.end]
+            case "/big-untold.pdf":
+                return [.head(status: 200, headers: [("Content-Type", "application/pdf")], chunked: true)]
+                    + Self.bigBody + [.end]
             default: return ServerStep.json(status: 404, #"{"error": "none"}"#)
             }
         }
