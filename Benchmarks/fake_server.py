@@ -218,11 +218,25 @@ _BLOCKS_CACHE = {}
 _BLOCKS_LOCK = threading.Lock()
 
 
+def _cache_get(key):
+    """A stream's blocks made before for `key`, or None."""
+    with _BLOCKS_LOCK:
+        return _BLOCKS_CACHE.get(key)
+
+
+def _cache_put(key, result):
+    """Keeps `result` for `key` (at most 17 streams' blocks) and returns it."""
+    with _BLOCKS_LOCK:
+        if len(_BLOCKS_CACHE) > 16:
+            _BLOCKS_CACHE.clear()
+        _BLOCKS_CACHE[key] = result
+    return result
+
+
 def stream_blocks(n: int, size: int, tail: bytes, doc: str = ""):
     """The first event alone and the rest of the stream in blocks of about BLOCK bytes; cached."""
     key = (n, size, tail, doc)
-    with _BLOCKS_LOCK:
-        cached = _BLOCKS_CACHE.get(key)
+    cached = _cache_get(key)
     if cached is not None:
         return cached
     blocks = []
@@ -236,19 +250,14 @@ def stream_blocks(n: int, size: int, tail: bytes, doc: str = ""):
     block += tail
     blocks.append(bytes(block))
     result = (chunk_event(texts[0]), blocks)
-    with _BLOCKS_LOCK:
-        if len(_BLOCKS_CACHE) > 16:
-            _BLOCKS_CACHE.clear()
-        _BLOCKS_CACHE[key] = result
-    return result
+    return _cache_put(key, result)
 
 
 def event_framed_blocks(n: int, size: int, include_usage: bool, doc: str = ""):
     """The first content event as its own HTTP chunk (with the role chunk before it), then the
     rest of the stream, each event its own HTTP chunk, in writes of about BLOCK bytes; cached."""
     key = ("event", n, size, include_usage, doc)
-    with _BLOCKS_LOCK:
-        cached = _BLOCKS_CACHE.get(key)
+    cached = _cache_get(key)
     if cached is not None:
         return cached
     events = full_events(n, size, include_usage, doc)
@@ -263,11 +272,7 @@ def event_framed_blocks(n: int, size: int, include_usage: bool, doc: str = ""):
     if block:
         blocks.append(bytes(block))
     result = (first, blocks)
-    with _BLOCKS_LOCK:
-        if len(_BLOCKS_CACHE) > 16:
-            _BLOCKS_CACHE.clear()
-        _BLOCKS_CACHE[key] = result
-    return result
+    return _cache_put(key, result)
 
 
 # MARK: - Anthropic's Messages API and OpenAI's Responses API
@@ -408,8 +413,7 @@ def wire_blocks(wire: str, n: int, size: int, doc: str, frame: str, obfuscate: b
     piece's in the first write, then the rest in writes of about BLOCK bytes; with `frame=event`
     each event is its own HTTP chunk, otherwise each write is one HTTP chunk. Cached."""
     key = ("wire", wire, n, size, doc, frame, obfuscate)
-    with _BLOCKS_LOCK:
-        cached = _BLOCKS_CACHE.get(key)
+    cached = _cache_get(key)
     if cached is not None:
         return cached
     events, first_index = wire_events(wire, n, size, doc, obfuscate)
@@ -427,11 +431,7 @@ def wire_blocks(wire: str, n: int, size: int, doc: str, frame: str, obfuscate: b
     if block:
         blocks.append(bytes(block) if frame == "event" else http_chunk(bytes(block)))
     result = (first, blocks)
-    with _BLOCKS_LOCK:
-        if len(_BLOCKS_CACHE) > 16:
-            _BLOCKS_CACHE.clear()
-        _BLOCKS_CACHE[key] = result
-    return result
+    return _cache_put(key, result)
 
 
 def wire_answer(wire: str, n: int, size: int, doc: str = "") -> dict:

@@ -97,6 +97,8 @@ int cprocess_end_after_exit(const int *pids, int count, int term_after_ms, int k
     int watched[max_watched];
     int opened = 0;
     for (int i = 0; i < count; i++) {
+        // Only a child's number: kill(-0) or kill(-1) would reach this group or every process.
+        if (pids[i] <= 1) continue;
         int fd = (int)syscall(SYS_pidfd_open, pids[i], 0);
         if (fd >= 0) {
             fds[opened].fd = fd;

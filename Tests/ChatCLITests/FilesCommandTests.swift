@@ -25,25 +25,17 @@ struct FilesCommandTests {
         return (body["messages"] as? [[String: Any]])?.last?["content"]
     }
 
-    private func write(_ chat: ChatBinary, _ name: String, _ bytes: [UInt8]) throws -> String {
-        let path = chat.home + "/" + name
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     @Test func textFilesGoAsFencedBlocksAndImagesAsImageURLPartsOfTheirType() async throws {
         let server = try answering()
         defer { server.stop() }
         let chat = ChatBinary()
-        let notes = try write(chat, "notes.txt", Array("fix the ```build```\n".utf8))
+        let notes = try chat.writeFile("notes.txt", Array("fix the ```build```\n".utf8))
         let text = try await chat.run(["--base-url", server.baseURL, "-f", notes, "what", "next?"])
         #expect(text.status == 0, "\(text.stderr)")
         #expect(try lastContent(server, 0) as? String == "what next?\n\n\(notes)\n````\nfix the ```build```\n````")
 
         var arguments = ["--base-url", server.baseURL]
-        for image in images { arguments += ["-f", try write(chat, image.name, image.bytes)] }
+        for image in images { arguments += ["-f", try chat.writeFile(image.name, image.bytes)] }
         let seen = try await chat.run(arguments + ["compare"])
         #expect(seen.status == 0, "\(seen.stderr)")
         let parts = try #require(try lastContent(server, 1) as? [[String: Any]])
@@ -63,8 +55,8 @@ struct FilesCommandTests {
         let server = try answering()
         defer { server.stop() }
         let chat = ChatBinary()
-        let a = try write(chat, "src/a.swift", Array("let a = 1".utf8))
-        let b = try write(chat, "src/b.swift", Array("let b = 2".utf8))
+        let a = try chat.writeFile("src/a.swift", Array("let a = 1".utf8))
+        let b = try chat.writeFile("src/b.swift", Array("let b = 2".utf8))
         let result = try await chat.run(
             ["--base-url", server.baseURL, "-f", chat.home + "/src/*.swift", "-f", "-", "review"], input: "piped\n")
         #expect(result.status == 0, "\(result.stderr)")
@@ -79,8 +71,8 @@ struct FilesCommandTests {
         let chat = ChatBinary()
         let directory = chat.home + "/src"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let binary = try write(chat, "a.out", [0x7F, 0x45, 0x4C, 0x46, 0, 2, 1])
-        let big = try write(chat, "big.txt", Array(repeating: 0x61, count: 3000))
+        let binary = try chat.writeFile("a.out", [0x7F, 0x45, 0x4C, 0x46, 0, 2, 1])
+        let big = try chat.writeFile("big.txt", Array(repeating: 0x61, count: 3000))
         let config = try chat.writeConfig(#"{"max_file_bytes": 2048}"#)
         for (arguments, message) in [
             (
@@ -107,7 +99,7 @@ struct FilesCommandTests {
         // Nothing was stored either: nothing was sent.
         #expect(try await chat.run(["--list", "--all"]).stdout == "")
         // The default limit is 1 MiB.
-        let large = try write(chat, "large.txt", Array(repeating: 0x61, count: 1_048_577))
+        let large = try chat.writeFile("large.txt", Array(repeating: 0x61, count: 1_048_577))
         let over = try await chat.run(["--base-url", server.baseURL, "-f", large, "hi"])
         #expect(over.stderr.contains("over the 1 MiB a message may carry"))
     }
@@ -117,7 +109,7 @@ struct FilesCommandTests {
         defer { server.stop() }
         let chat = ChatBinary()
         let png = images[0]
-        let path = try write(chat, "cat.png", png.bytes)
+        let path = try chat.writeFile("cat.png", png.bytes)
         _ = try await chat.run(["--base-url", server.baseURL, "-f", path, "what is this?"])
         let id = String(try await chat.run(["--list"]).stdout.prefix(8))
 
@@ -154,7 +146,7 @@ struct FilesCommandTests {
     @Test func laterTurnsOfTheRunResendTheImageFromMemoryAndAResumedOneSaysOnceItIsGone() async throws {
         let chat = ChatBinary()
         let png = images[0]
-        let path = try write(chat, "cat.png", png.bytes)
+        let path = try chat.writeFile("cat.png", png.bytes)
         // The file goes away as soon as the first request has carried it.
         let server = try LoopbackServer { _, index in
             if index == 0 { try? FileManager.default.removeItem(atPath: path) }

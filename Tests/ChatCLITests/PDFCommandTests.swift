@@ -10,14 +10,6 @@ struct PDFCommandTests {
     static let pdf = minimalPDF(pages: ["Quarterly report", "Second page"])
     static let dataURL = "data:application/pdf;base64," + Data(pdf).base64EncodedString()
 
-    private func write(_ chat: ChatBinary, _ name: String, _ bytes: [UInt8]) throws -> String {
-        let path = chat.home + "/" + name
-        try FileManager.default.createDirectory(
-            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     private func body(_ server: LoopbackServer, _ index: Int) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(try server.request(index).body)) as? [String: Any])
     }
@@ -40,7 +32,7 @@ struct PDFCommandTests {
         let chat = ChatBinary()
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
         // Known by its first bytes, not its name; within max_file_bytes or not, it goes whole.
-        let path = try write(chat, "docs/report.bin", Self.pdf)
+        let path = try chat.writeFile("docs/report.bin", Self.pdf)
         let config = try chat.writeConfig(#"{"max_file_bytes": 100}"#)
         let result = try await chat.run(["--config", config, "--base-url", server.baseURL, "-f", path, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -65,7 +57,7 @@ struct PDFCommandTests {
         defer { server.stop() }
         let (chat, options) = try AnthropicCLITests.chat(for: server)
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
-        let path = try write(chat, "report.pdf", Self.pdf)
+        let path = try chat.writeFile("report.pdf", Self.pdf)
         let result = try await chat.run(options + ["-f", path, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
         let content = try firstUserContent(try body(server, 0))
@@ -95,7 +87,7 @@ struct PDFCommandTests {
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
         let config = try chat.writeConfig(
             #"{"profiles": {"r": {"provider": "openai-responses", "base_url": "\#(server.baseURL)"}}}"#)
-        let path = try write(chat, "report.pdf", Self.pdf)
+        let path = try chat.writeFile("report.pdf", Self.pdf)
         let result = try await chat.run(["--config", config, "--profile", "r", "-f", path, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "read\n")
@@ -130,7 +122,7 @@ struct PDFCommandTests {
         defer { server.stop() }
         let chat = ChatBinary()
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
-        let path = try write(chat, "report.pdf", Self.pdf)
+        let path = try chat.writeFile("report.pdf", Self.pdf)
         let first = try await chat.run(["--base-url", server.baseURL, "-f", path, "summarise"])
         #expect(first.status == 0, "\(first.stderr)")
         let id = String(try await chat.run(["--list"]).stdout.prefix(8))
@@ -173,7 +165,7 @@ struct PDFCommandTests {
         defer { server.stop() }
         let chat = ChatBinary()
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
-        let path = try write(chat, "report.pdf", Self.pdf)
+        let path = try chat.writeFile("report.pdf", Self.pdf)
         // The built-in local profile sets pdf: text.
         let result = try await chat.run(["--profile", "local", "--base-url", server.baseURL, "-f", path, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
@@ -191,7 +183,7 @@ struct PDFCommandTests {
         #expect(over.stderr.contains("of text, over the 10 bytes a message may carry (max_file_bytes in the config)"))
 
         // A PDF pdftotext cannot read: one line, nothing sent.
-        let broken = try write(chat, "broken.pdf", Array("%PDF-1.4\ngarbage\n".utf8))
+        let broken = try chat.writeFile("broken.pdf", Array("%PDF-1.4\ngarbage\n".utf8))
         let unread = try await chat.run(["--profile", "local", "--base-url", server.baseURL, "-f", broken, "hi"])
         #expect(unread.status == 2)
         #expect(
@@ -206,7 +198,7 @@ struct PDFCommandTests {
         defer { server.stop() }
         let chat = ChatBinary(environment: ["PATH": "/nonexistent"])
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
-        let path = try write(chat, "report.pdf", Self.pdf)
+        let path = try chat.writeFile("report.pdf", Self.pdf)
         let result = try await chat.run(["--profile", "local", "--base-url", server.baseURL, "-f", path, "hi"])
         #expect(result.status == 2)
         #expect(

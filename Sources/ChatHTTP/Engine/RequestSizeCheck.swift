@@ -9,7 +9,7 @@ enum RequestSizeCheck {
     /// left to the server.
     static func check(_ body: [UInt8]?, of request: ChatRequest, limit: Int?, provider: String) throws(ChatError) {
         guard let limit, let body, body.count > limit else { return }
-        let files = request.messages.flatMap(\.images).filter { $0.data != nil }
+        let files = sentFiles(of: request)
         guard let largest = files.max(by: { $0.byteCount < $1.byteCount }) else { return }
         throw .requestTooLarge(
             file: largest.path, fileBytes: encodedSize(largest.byteCount), bytes: body.count, limit: limit,
@@ -22,12 +22,17 @@ enum RequestSizeCheck {
     /// refused.
     static func check(filesOf request: ChatRequest, limit: Int?, provider: String) throws(ChatError) {
         guard let limit else { return }
-        let files = request.messages.flatMap(\.images).filter { $0.data != nil }
+        let files = sentFiles(of: request)
         let total = files.reduce(0) { $0 + encodedSize($1.byteCount) }
         guard total > limit, let largest = files.max(by: { $0.byteCount < $1.byteCount }) else { return }
         throw .requestTooLarge(
             file: largest.path, fileBytes: encodedSize(largest.byteCount), bytes: total, limit: limit,
             provider: provider)
+    }
+
+    /// The images and PDFs whose bytes go with `request` (those no longer there go as a note).
+    private static func sentFiles(of request: ChatRequest) -> [ImageAttachment] {
+        request.messages.flatMap(\.images).filter { $0.data != nil }
     }
 
     /// How long `bytes` bytes are in base64 (with padding).

@@ -36,6 +36,15 @@ struct ChatBinary {
     }
 
     /// Writes a config file and returns its path.
+    /// Writes `bytes` to `name` in the home (its directories made) and returns its path.
+    func writeFile(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let path = home + "/" + name
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     func writeConfig(_ json: String, name: String = "config.json", mode: Int = 0o600) throws -> String {
         let path = home + "/" + name
         try json.write(toFile: path, atomically: true, encoding: .utf8)
