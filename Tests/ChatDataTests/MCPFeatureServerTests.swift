@@ -57,7 +57,7 @@ struct MCPFeatureServerTests {
         let answerer = RecordingAnswerer([.accept(["copies": .number(2)]), .accept([:])])
         let problems = ReportedProblems()
         // Over HTTP, its Streamable HTTP app on 127.0.0.1 (progress on the answer's event stream).
-        let server = transport == "http" ? try ScriptMCPServer("sdk_features.py", arguments: ["http"]) : nil
+        let server = transport == "http" ? try await ScriptMCPServer.start("sdk_features.py", arguments: ["http"]) : nil
         defer { server?.stop() }
         let source =
             try server.map { server in

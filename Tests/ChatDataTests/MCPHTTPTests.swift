@@ -44,7 +44,7 @@ extension PythonMCPServer {
         "a server of the mcp SDK: tools/list and tools/call, the header from ${VAR}, the session kept and ended",
         arguments: ["sse", "json"])
     func pythonServer(mode: String) async throws {
-        let server = try PythonMCPServer(mode: mode)
+        let server = try await PythonMCPServer.start(mode: mode)
         defer { server.stop() }
         let token = "tok-\(UUID().uuidString.prefix(8))"
         let problems = ReportedProblems()

@@ -35,11 +35,11 @@ struct MCPModernRequestTests {
     /// HTTP server, when there is one, is `stop`ped by the caller.
     private func modern(
         _ transport: String, log: String, answerer: (any ServerQuestionAnswerer)?, problems: ReportedProblems
-    ) throws -> (MCPToolSource, ScriptMCPServer?) {
+    ) async throws -> (MCPToolSource, ScriptMCPServer?) {
         let entry: MCPServerEntry
         var server: ScriptMCPServer?
         if transport == "http" {
-            let started = try ScriptMCPServer("modern_only.py", arguments: ["http", log])
+            let started = try await ScriptMCPServer.start("modern_only.py", arguments: ["http", log])
             server = started
             entry = MCPServerEntry(name: "modern", url: started.url)
         } else {
@@ -64,7 +64,7 @@ struct MCPModernRequestTests {
         let log = MCPTestServers.logPath()
         let answerer = RecordingAnswerer([.accept(["name": .string("Ada"), "age": .number(36)])])
         let problems = ReportedProblems()
-        let (source, server) = try modern(transport, log: log, answerer: answerer, problems: problems)
+        let (source, server) = try await modern(transport, log: log, answerer: answerer, problems: problems)
         defer { server?.stop() }
         let ask = try await tool("ask", of: source)
         let result = await source.call(ToolCall(id: "c1", name: ask.name, arguments: .object([:])), tool: ask)
@@ -102,7 +102,7 @@ struct MCPModernRequestTests {
     func pageDeclined(transport: String) async throws {
         let log = MCPTestServers.logPath()
         let problems = ReportedProblems()
-        let (source, server) = try modern(transport, log: log, answerer: nil, problems: problems)
+        let (source, server) = try await modern(transport, log: log, answerer: nil, problems: problems)
         defer { server?.stop() }
         let page = try await tool("open_page", of: source)
         let result = await source.call(ToolCall(id: "c1", name: page.name, arguments: .object([:])), tool: page)
@@ -118,7 +118,7 @@ struct MCPModernRequestTests {
     func pageAccepted(transport: String) async throws {
         let log = MCPTestServers.logPath()
         let answerer = RecordingAnswerer([.accept([:])])
-        let (source, server) = try modern(transport, log: log, answerer: answerer, problems: ReportedProblems())
+        let (source, server) = try await modern(transport, log: log, answerer: answerer, problems: ReportedProblems())
         defer { server?.stop() }
         let page = try await tool("open_page", of: source)
         let result = await source.call(ToolCall(id: "c1", name: page.name, arguments: .object([:])), tool: page)
@@ -135,7 +135,7 @@ struct MCPModernRequestTests {
         let log = MCPTestServers.logPath()
         let answerer = RecordingAnswerer([.accept(["tone": .string("dry")]), .accept(["sure": .bool(true)])])
         let problems = ReportedProblems()
-        let (source, server) = try modern(transport, log: log, answerer: answerer, problems: problems)
+        let (source, server) = try await modern(transport, log: log, answerer: answerer, problems: problems)
         defer { server?.stop() }
         let prompts = await source.prompts()
         let messages = try await source.prompt(server: "modern", name: "greet", arguments: ["who": "Ada"]).get()
@@ -163,7 +163,7 @@ struct MCPModernRequestTests {
     func structuredMismatch() async throws {
         let log = MCPTestServers.logPath()
         let problems = ReportedProblems()
-        let (source, server) = try modern("stdio", log: log, answerer: nil, problems: problems)
+        let (source, server) = try await modern("stdio", log: log, answerer: nil, problems: problems)
         defer { server?.stop() }
         let shape = try await tool("shape", of: source)
         let result = await source.call(ToolCall(id: "c1", name: shape.name, arguments: .object([:])), tool: shape)

@@ -37,6 +37,11 @@ public final class ScriptMCPServer: Sendable {
     /// Its port on 127.0.0.1.
     public let port: Int
 
+    /// Starts one off the test pool (its start reads the server's first line, a second or more).
+    public static func start(_ script: String, arguments: [String]) async throws -> ScriptMCPServer {
+        try await OffThePool.run { try ScriptMCPServer(script, arguments: arguments) }
+    }
+
     /// Runs `script` (a name in Tests/MCPServers) with `arguments`.
     public init(_ script: String, arguments: [String]) throws {
         let process = Process()

@@ -125,6 +125,11 @@ public final class OAuthTestServers: Sendable {
     public let resourcePort: Int
     private let logPath: String
 
+    /// Starts them off the test pool (their start reads the servers' first line, a second or more).
+    public static func start(options: String = "{}") async throws -> OAuthTestServers {
+        try await OffThePool.run { try OAuthTestServers(options: options) }
+    }
+
     /// Starts both, with `options` (a JSON object, see above).
     public init(options: String = "{}") throws {
         let venv = try MCPTestVenv.directory.get()

@@ -66,6 +66,13 @@ public final class PythonMCPServer: Sendable {
     private let logPath: String
     private let scheme: String
 
+    /// Starts one off the test pool (its start reads the server's first line, a second or more).
+    public static func start(mode: String, certificate: String? = nil, key: String? = nil) async throws
+        -> PythonMCPServer
+    {
+        try await OffThePool.run { try PythonMCPServer(mode: mode, certificate: certificate, key: key) }
+    }
+
     /// Starts it in `mode` (`sse` or `json`); over https with `certificate` and `key` (PEM files).
     public init(mode: String, certificate: String? = nil, key: String? = nil) throws {
         let venv = try MCPTestVenv.directory.get()

@@ -148,7 +148,8 @@ struct ChatBinary {
                 if stdout.text.contains(text) { return true }
                 try? await Task.sleep(for: .milliseconds(10))
             }
-            return false
+            stdout.drain()
+            return stdout.text.contains(text)
         }
 
         func wait(timeout: Double = 20) async -> Result {
@@ -159,6 +160,9 @@ struct ChatBinary {
                 reap(blocking: false)
                 if status == nil { try? await Task.sleep(for: .milliseconds(5)) }
             }
+            // Once more after the deadline: a task resumed late (the test pool's two threads held
+            // by other tests' blocking work) must not take a process that ended for one that hung.
+            if status == nil { reap(blocking: false) }
             var note = ""
             if status == nil {
                 kill(pid, SIGKILL)
