@@ -206,13 +206,29 @@ enum HistorySchema {
             );
             """
         ),
+        (
+            // `--stats` by UTC day: v9's index put the answers in time order, so adding them up
+            // by day, model and provider sorted every answer first (at 100,000 conversations,
+            // every day: 383 ms). Indexed by day, model and provider, they come in the groups'
+            // order (130-160 ms); `created_at` stays in it for the part of the first day `--since`
+            // leaves out.
+            "v13-spending-by-day",
+            """
+            DROP INDEX message_spending;
+            CREATE INDEX message_spending_day ON message(
+                CAST(created_at / 86400 AS INTEGER), model, json_extract(settings, '$.provider'), created_at,
+                prompt_tokens, completion_tokens, cost_usd)
+                WHERE role = 'assistant';
+            """
+        ),
     ]
 
-    /// Brings `database` up to the last version, in one transaction. A database a newer release
-    /// migrated further is left as it is.
-    static func migrate(_ database: SQLiteConnection) throws(StorageError) {
+    /// Brings `database` up to the last version, in one transaction; returns whether it had to.
+    /// A database a newer release migrated further is left as it is.
+    @discardableResult
+    static func migrate(_ database: SQLiteConnection) throws(StorageError) -> Bool {
         // The usual case, up to date, needs no write lock.
-        guard try userVersion(database) < migrations.count else { return }
+        guard try userVersion(database) < migrations.count else { return false }
         try database.transaction(writing: true) { () throws(StorageError) in
             let stored = try userVersion(database)
             let version = stored == 0 ? try grdbVersion(database) : stored
@@ -221,6 +237,7 @@ enum HistorySchema {
             let reached = max(version, migrations.count)
             if reached != stored { try database.execute("PRAGMA user_version = \(reached)") }
         }
+        return true
     }
 
     private static func userVersion(_ database: SQLiteConnection) throws(StorageError) -> Int {

@@ -15,23 +15,27 @@ extension SQLiteConversationStore {
     public func spending(since: Double) async -> Result<[SpendingRow], StorageError> {
         await queue.read { db throws(StorageError) in
             try db.rows(
-                // Grouped by the day's number, which is named once a group (not once a row).
+                // The answers added up as `message_spending_day` holds them (in the groups' order,
+                // so nothing is sorted but the groups), then the compactions' few beside them.
+                // The day's name is made once a group, not once a row.
                 """
-                SELECT model, IFNULL(provider, 'openai') AS provider,
-                    strftime('%Y-%m-%d', day * 86400, 'unixepoch'), SUM(answer),
-                    IFNULL(SUM(prompt_tokens), 0), IFNULL(SUM(completion_tokens), 0), SUM(cost_usd),
-                    COUNT(*) - COUNT(cost_usd)
+                SELECT model, IFNULL(provider, 'openai'), strftime('%Y-%m-%d', day * 86400, 'unixepoch'),
+                    SUM(answers), IFNULL(SUM(input), 0), IFNULL(SUM(output), 0), SUM(cost), SUM(unknown)
                 FROM (
-                    SELECT model, json_extract(settings, '$.provider') AS provider,
-                        CAST(created_at / 86400 AS INTEGER) AS day, prompt_tokens, completion_tokens, cost_usd,
-                        1 AS answer
-                    FROM message WHERE role = 'assistant' AND created_at >= ?1
+                    SELECT CAST(created_at / 86400 AS INTEGER) AS day, model,
+                        json_extract(settings, '$.provider') AS provider, COUNT(*) AS answers,
+                        SUM(prompt_tokens) AS input, SUM(completion_tokens) AS output, SUM(cost_usd) AS cost,
+                        COUNT(*) - COUNT(cost_usd) AS unknown
+                    FROM message
+                    WHERE role = 'assistant' AND CAST(created_at / 86400 AS INTEGER) >= ?2 AND created_at >= ?1
+                    GROUP BY 1, 2, 3
                     UNION ALL
-                    SELECT model, provider, CAST(created_at / 86400 AS INTEGER), prompt_tokens, completion_tokens,
-                        cost_usd, 0
-                    FROM compaction WHERE created_at >= ?1)
-                GROUP BY day, model, provider ORDER BY day DESC, model, provider
-                """, [since]
+                    SELECT CAST(created_at / 86400 AS INTEGER), model, provider, 0, SUM(prompt_tokens),
+                        SUM(completion_tokens), SUM(cost_usd), COUNT(*) - COUNT(cost_usd)
+                    FROM compaction WHERE created_at >= ?1
+                    GROUP BY 1, 2, 3)
+                GROUP BY day, model, IFNULL(provider, 'openai') ORDER BY day DESC, model, IFNULL(provider, 'openai')
+                """, [since, Int64((min(max(since, 0), 1e15) / 86_400).rounded(.down))]
             ) { row throws(StorageError) in
                 SpendingRow(
                     model: try row.column(0), provider: try row.column(1), day: try row.column(2),

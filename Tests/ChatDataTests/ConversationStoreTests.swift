@@ -426,6 +426,26 @@ struct ConversationStoreTests {
         #expect(await store.found("uno") == [id])
     }
 
+    /// A migration's writes (an index over every answer, say) go into the database at once and
+    /// the WAL is emptied: every run would read them again at open until the next answer.
+    @Test func aMigrationLeavesTheWALEmpty() async throws {
+        #expect(fixture.directory.prepare())
+        do {
+            let old = try fixture.connection()
+            try old.execute("PRAGMA journal_mode = WAL")
+            let previous = HistorySchema.migrations.count - 1
+            try old.execute(
+                HistorySchema.migrations.prefix(previous).map(\.sql).joined(separator: "\n")
+                    + "PRAGMA user_version = \(previous);")
+            try fixture.insertOldConversation(into: old)
+        }
+        let store = try await fixture.open()
+        let listed = try await store.list(limit: nil, includingUnanswered: true).get()
+        #expect(listed.summaries.map(\.id) == ["old00001"])
+        #expect(try fixture.schemaVersion() == HistorySchema.migrations.count)
+        #expect(FileSystem.size(fixture.databasePath + "-wal") == 0)
+    }
+
     @Test func anOlderSchemaIsMigratedAndItsMessagesBecomeSearchable() async throws {
         #expect(fixture.directory.prepare())
         do {
