@@ -3,10 +3,11 @@ import ChatSystem
 import Synchronization
 
 /// Stores an answer while it streams, so a crash, a `kill -9` or a closed terminal loses at most
-/// about `interval` of it: a write at most every `interval` while text arrives — also when the
-/// stream then stalls, as each write is timed from the first event it carries — and one at the
-/// end. Writes run on the store's queue; `add` only takes the event, so the answer's reading
-/// never waits for the disk.
+/// about `interval` of it: a timer armed when the recording starts (the request on its way)
+/// looks every `interval` until the answer ends and writes what arrived since the last write —
+/// also when the stream then stalls — and one write at the end. Writes run on the store's queue;
+/// `add` only takes the event (it arms no timer, so the first piece, on its way to the screen,
+/// wakes no other thread), and the answer's reading never waits for the disk.
 final class CheckpointedAnswerRecording: AnswerRecording {
     private struct State {
         /// The answer so far, built by adding each event (a copy of the caller's would share its
@@ -14,10 +15,7 @@ final class CheckpointedAnswerRecording: AnswerRecording {
         var answer = ChatMessage(role: .assistant, content: "", state: .interrupted)
         /// Whether the stored row holds everything in `answer`.
         var stored = true
-        /// Whether a checkpoint is due on the queue already.
-        var scheduled = false
         var finished = false
-        var lastWrite: ContinuousClock.Instant
     }
 
     private let state: Mutex<State>
@@ -26,7 +24,6 @@ final class CheckpointedAnswerRecording: AnswerRecording {
     private let settings: ChatSettings
     private let systemPrompt: String?
     private let interval: Duration
-    private let clock = ContinuousClock()
 
     init(
         queue: HistoryQueue, conversationID: String, settings: ChatSettings, systemPrompt: String?,
@@ -37,19 +34,24 @@ final class CheckpointedAnswerRecording: AnswerRecording {
         self.settings = settings
         self.systemPrompt = systemPrompt
         self.interval = interval
-        state = Mutex(State(lastWrite: clock.now))
+        state = Mutex(State())
+        lookLater()
     }
 
     func add(_ event: ChatEvent) {
-        let delay = state.withLock { state -> Duration? in
+        state.withLock { state in
             state.answer.add(event)
             state.stored = false
-            guard !state.scheduled, !state.finished else { return nil }
-            state.scheduled = true
-            return max(state.lastWrite + interval - clock.now, .zero)
         }
-        guard let delay else { return }
-        queue.later(delay) { [self] in checkpoint() }
+    }
+
+    /// The next look, in `interval`: while the answer has not ended and its recording is kept
+    /// (one that failed before any text is let go unfinished).
+    private func lookLater() {
+        queue.later(interval) { [weak self] in
+            guard let self, checkpoint() else { return }
+            lookLater()
+        }
     }
 
     func finish(_ answer: ChatMessage) async -> ChatMessage {
@@ -63,18 +65,19 @@ final class CheckpointedAnswerRecording: AnswerRecording {
         }
     }
 
-    /// On the store's queue: stores the answer as it is now, unless it ended meanwhile.
-    private func checkpoint() {
-        let snapshot = state.withLock { state -> ChatMessage? in
-            state.scheduled = false
-            guard !state.finished, !state.stored else { return nil }
+    /// On the store's queue: stores the answer as it is now if that is more than is stored,
+    /// unless it ended meanwhile; returns whether it goes on (another look is due).
+    private func checkpoint() -> Bool {
+        let (snapshot, goesOn) = state.withLock { state -> (ChatMessage?, Bool) in
+            guard !state.finished else { return (nil, false) }
+            guard !state.stored else { return (nil, true) }
             state.stored = true
-            state.lastWrite = clock.now
-            return state.answer
+            return (state.answer, true)
         }
-        guard var answer = snapshot else { return }
+        guard var answer = snapshot else { return goesOn }
         write(&answer)
         if let id = answer.storageID { state.withLock { $0.answer.storageID = id } }
+        return true
     }
 
     /// On the store's queue: a new row the first time there is text (or a complete answer), an
