@@ -44,27 +44,11 @@ public final class ScriptMCPServer: Sendable {
 
     /// Runs `script` (a name in Tests/MCPServers) with `arguments`.
     public init(_ script: String, arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try MCPTestServers.python.get())
-        process.arguments = [MCPTestServers.script(script)] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, ports) = try ListeningProcess.start(
+            try MCPTestServers.python.get(), [MCPTestServers.script(script)] + arguments, ports: 1,
+            failure: "\(script) did not start")
         self.process = process
-        var line: [UInt8] = []
-        while !line.contains(0x0A) {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            line += data
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            throw MCPTestVenvFailure("\(script) did not start")
-        }
-        self.port = port
+        port = ports[0]
     }
 
     /// Its endpoint.

@@ -135,26 +135,11 @@ public final class OAuthTestServers: Sendable {
         let venv = try MCPTestVenv.directory.get()
         logPath =
             FileManager.default.temporaryDirectory.appendingPathComponent("chat-oauth-\(UUID().uuidString)").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: venv + "/bin/python3")
-        process.arguments = ["-c", Self.script, logPath, options]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        self.process = process
         // The first line holds both ports, once they listen.
-        var line: [UInt8] = []
-        while !line.contains(0x0A) {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            line += data
-        }
-        let ports = String(decoding: line, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
-        guard ports.count == 2 else {
-            process.terminate()
-            throw MCPTestVenvFailure("the OAuth test servers did not start")
-        }
+        let (process, ports) = try ListeningProcess.start(
+            venv + "/bin/python3", ["-c", Self.script, logPath, options], ports: 2,
+            failure: "the OAuth test servers did not start")
+        self.process = process
         (authorizationPort, resourcePort) = (ports[0], ports[1])
     }
 

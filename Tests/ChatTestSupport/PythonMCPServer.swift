@@ -80,27 +80,11 @@ public final class PythonMCPServer: Sendable {
         logPath =
             FileManager.default.temporaryDirectory.appendingPathComponent("chat-mcp-http-\(UUID().uuidString)")
             .path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: venv + "/bin/python3")
-        process.arguments = ["-c", Self.script, mode, logPath, certificate ?? "", key ?? ""]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, ports) = try ListeningProcess.start(
+            venv + "/bin/python3", ["-c", Self.script, mode, logPath, certificate ?? "", key ?? ""], ports: 1,
+            failure: "the Python MCP server did not start")
         self.process = process
-        // The first line is the port, once it listens.
-        var line: [UInt8] = []
-        while !line.contains(0x0A) {
-            let data = output.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            line += data
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else {
-            process.terminate()
-            throw MCPTestVenvFailure("the Python MCP server did not start")
-        }
-        self.port = port
+        port = ports[0]
     }
 
     /// Its endpoint.

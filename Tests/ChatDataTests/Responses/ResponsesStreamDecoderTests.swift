@@ -8,62 +8,17 @@ import Testing
 /// streams, each fed through `SSEParser` whole, split in two at every byte boundary, and byte by
 /// byte: the events never depend on how the bytes arrived.
 @Suite struct ResponsesStreamDecoderTests {
-    /// What a stream gives: its events (text and reasoning that came in pieces joined), the
-    /// error that ended it, and whether it was complete.
-    struct Outcome: Equatable {
-        var events: [ChatEvent] = []
-        var error: ChatError?
-        var complete = false
-    }
+    typealias Outcome = DecodedStream
+    private static let splitting = SplitStreamDecoding { ResponsesStreamDecoder() }
 
-    /// `stream` fed in the pieces `cuts` make, stopping at the first error as the engine does.
-    static func decode(_ stream: String, cuts: [Int]) -> Outcome {
-        let bytes = Array(stream.utf8)
-        var parser = SSEParser()
-        var decoder = ResponsesStreamDecoder()
-        var outcome = Outcome()
-        var start = 0
-        do {
-            for end in cuts + [bytes.count] {
-                try parser.push(bytes[start..<end]) { event in
-                    try decoder.decode(event) { outcome.events.append($0) }
-                }
-                start = end
-            }
-        } catch {
-            outcome.error = error as? ChatError
-        }
-        parser.finish()
-        outcome.events = joined(outcome.events)
-        outcome.complete = decoder.isComplete
-        return outcome
-    }
+    static func decode(_ stream: String, cuts: [Int]) -> Outcome { splitting.decode(stream, cuts: cuts) }
 
-    /// `events` with neighbouring text (and reasoning) pieces joined into one.
     static func joined(_ events: [ChatEvent]) -> [ChatEvent] {
-        var result: [ChatEvent] = []
-        for event in events {
-            switch (result.last, event) {
-            case (.text(let text)?, .text(let more)): result[result.count - 1] = .text(text + more)
-            case (.reasoning(let text)?, .reasoning(let more)): result[result.count - 1] = .reasoning(text + more)
-            default: result.append(event)
-            }
-        }
-        return result
+        SplitStreamDecoding<ResponsesStreamDecoder>.joined(events)
     }
 
-    /// `stream` decoded whole, then split at every byte boundary and byte by byte: each `expected`.
     static func expectSameAtEverySplit(_ stream: String, _ expected: Outcome) {
-        #expect(decode(stream, cuts: []) == expected)
-        let count = stream.utf8.count
-        for cut in 1..<count {
-            let outcome = decode(stream, cuts: [cut])
-            if outcome != expected {
-                Issue.record("split at byte \(cut): \(outcome)")
-                return
-            }
-        }
-        #expect(decode(stream, cuts: Array(1..<count)) == expected)
+        splitting.expectSameAtEverySplit(stream, expected)
     }
 
     /// The documented `response.completed`'s usage: all zeros, of the documented model.
