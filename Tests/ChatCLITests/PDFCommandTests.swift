@@ -8,21 +8,6 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct PDFCommandTests {
     static let pdf = minimalPDF(pages: ["Quarterly report", "Second page"])
-    static let dataURL = "data:application/pdf;base64," + Data(pdf).base64EncodedString()
-
-    private func body(_ server: LoopbackServer, _ index: Int) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(try server.request(index).body)) as? [String: Any])
-    }
-
-    /// The content of the first user message of `body` (`messages`, or the Responses `input`).
-    private func firstUserContent(_ body: [String: Any]) throws -> [[String: Any]] {
-        let messages = try #require((body["messages"] ?? body["input"]) as? [[String: Any]])
-        return try #require(messages.first { $0["role"] as? String == "user" }?["content"] as? [[String: Any]])
-    }
-
-    private func json(_ value: Any) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
-    }
 
     @Test func aPDFGoesToChatCompletionsAsAFilePartNamedByItsBaseName() async throws {
         let server = try LoopbackServer { _, _ in
@@ -37,19 +22,21 @@ struct PDFCommandTests {
         let result = try await chat.run(["--config", config, "--base-url", server.baseURL, "-f", path, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "read\n")
-        let content = try firstUserContent(try body(server, 0))
+        let content = try SentDocument.firstUserContent(try SentDocument.body(server, 0))
         #expect(
-            try json(content)
-                == json([
+            try SentDocument.json(content)
+                == SentDocument.json([
                     ["type": "text", "text": "summarise"],
-                    ["type": "file", "file": ["filename": "report.bin", "file_data": Self.dataURL]],
+                    SentDocument.chatCompletionsFile(Self.pdf, named: "report.bin"),
                 ]))
 
         // `/file` in the REPL attaches it to the next message the same way.
         let repl = try await chat.run(
             ["--config", config, "--base-url", server.baseURL, "-i"], input: "/file \(path)\nsummarise\n")
         #expect(repl.status == 0, "\(repl.stderr)")
-        #expect(try json(try firstUserContent(try body(server, 1))) == json(content))
+        #expect(
+            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 1)))
+                == SentDocument.json(content))
     }
 
     @Test func aPDFGoesToAnthropicAsADocumentBlock() async throws {
@@ -60,43 +47,29 @@ struct PDFCommandTests {
         let path = try chat.writeFile("report.pdf", Self.pdf)
         let result = try await chat.run(options + ["-f", path, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
-        let content = try firstUserContent(try body(server, 0))
+        let content = try SentDocument.firstUserContent(try SentDocument.body(server, 0))
         #expect(
-            try json(content)
-                == json([
+            try SentDocument.json(content)
+                == SentDocument.json([
                     ["type": "text", "text": "summarise"],
-                    [
-                        "type": "document",
-                        "source": [
-                            "type": "base64", "media_type": "application/pdf",
-                            "data": Data(Self.pdf).base64EncodedString(),
-                        ],
-                    ],
+                    SentDocument.anthropicDocument(Self.pdf),
                 ]))
     }
 
     @Test func aPDFGoesToResponsesAsAnInputFile() async throws {
-        let events = [
-            #"{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"read"}"#,
-            #"{"type":"response.completed","response":{"id":"r","status":"completed","output":[],"#
-                + #""usage":{"input_tokens":3,"output_tokens":1,"total_tokens":4}}}"#,
-        ]
-        let server = try LoopbackServer { _, _ in ServerStep.sse(events, done: false) }
+        let (server, chat, options) = try SentDocument.responsesServer()
         defer { server.stop() }
-        let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-openai-secret"])
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
-        let config = try chat.writeConfig(
-            #"{"profiles": {"r": {"provider": "openai-responses", "base_url": "\#(server.baseURL)"}}}"#)
         let path = try chat.writeFile("report.pdf", Self.pdf)
-        let result = try await chat.run(["--config", config, "--profile", "r", "-f", path, "summarise"])
+        let result = try await chat.run(options + ["-f", path, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "read\n")
-        let content = try firstUserContent(try body(server, 0))
+        let content = try SentDocument.firstUserContent(try SentDocument.body(server, 0))
         #expect(
-            try json(content)
-                == json([
+            try SentDocument.json(content)
+                == SentDocument.json([
                     ["type": "input_text", "text": "summarise"],
-                    ["type": "input_file", "filename": "report.pdf", "file_data": Self.dataURL],
+                    SentDocument.responsesFile(Self.pdf, named: "report.pdf"),
                 ]))
     }
 
@@ -141,10 +114,10 @@ struct PDFCommandTests {
         let again = try await chat.run(["--base-url", server.baseURL, "-c", "and the second page?"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr == "")
-        let resent = try firstUserContent(try body(server, 1))
+        let resent = try SentDocument.firstUserContent(try SentDocument.body(server, 1))
         #expect(
-            try json(resent.last ?? [:])
-                == json(["type": "file", "file": ["filename": "report.pdf", "file_data": Self.dataURL]]))
+            try SentDocument.json(resent.last ?? [:])
+                == SentDocument.json(SentDocument.chatCompletionsFile(Self.pdf, named: "report.pdf")))
 
         // Changed since: a note in its place, said once.
         try Data(Self.pdf + [0x20]).write(to: URL(fileURLWithPath: path))
@@ -153,7 +126,7 @@ struct PDFCommandTests {
         #expect(
             changed.stderr
                 == "chat: (\(path) is no longer available as attached; the requests carry a note in its place)\n")
-        let noted = try firstUserContent(try body(server, 2))
+        let noted = try SentDocument.firstUserContent(try SentDocument.body(server, 2))
         #expect(noted.last?["text"] as? String == "[PDF \(path) is no longer available]")
     }
 
@@ -170,7 +143,7 @@ struct PDFCommandTests {
         let result = try await chat.run(["--profile", "local", "--base-url", server.baseURL, "-f", path, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
         let content = try #require(
-            (try body(server, 0)["messages"] as? [[String: Any]])?.last?["content"] as? String)
+            (try SentDocument.body(server, 0)["messages"] as? [[String: Any]])?.last?["content"] as? String)
         #expect(
             content == "summarise\n\n\(path) (PDF, 2 pages, its text)\n```\nQuarterly report\n\nSecond page\n```",
             "\(content)")

@@ -11,7 +11,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2)))
 struct URLFileCommandTests {
     static let pdf = minimalPDF(pages: ["Fetched report", "Second page"])
-    static let dataURL = "data:application/pdf;base64," + Data(pdf).base64EncodedString()
+    static let dataURL = SentDocument.dataURL(pdf)
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 1, 2, 3]
     /// A PDF one byte over 32 MiB, as body steps: the PDF's start, then spaces in pieces of 1 MiB
     /// (one array, shared), so that no 32 MiB array is made: building one in a debug build kept
@@ -58,26 +58,6 @@ struct URLFileCommandTests {
         try LoopbackServer { _, _ in ServerStep.sse([ServerStep.chatChunk("read"), ServerStep.finishChunk()]) }
     }
 
-    private func body(_ server: LoopbackServer, _ index: Int) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(try server.request(index).body)) as? [String: Any])
-    }
-
-    /// The content of the last user message of `body` (`messages`, or the Responses `input`).
-    private func lastUserContent(_ body: [String: Any]) throws -> [[String: Any]] {
-        let messages = try #require((body["messages"] ?? body["input"]) as? [[String: Any]])
-        return try #require(messages.last { $0["role"] as? String == "user" }?["content"] as? [[String: Any]])
-    }
-
-    /// The content of the first user message of `body`.
-    private func firstUserContent(_ body: [String: Any]) throws -> [[String: Any]] {
-        let messages = try #require((body["messages"] ?? body["input"]) as? [[String: Any]])
-        return try #require(messages.first { $0["role"] as? String == "user" }?["content"] as? [[String: Any]])
-    }
-
-    private func json(_ value: Any) throws -> String {
-        String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]), as: UTF8.self)
-    }
-
     @Test func aFetchedPDFGoesToChatCompletionsAsAFilePartNamedByTheURLsLastPathPart() async throws {
         let (web, server) = (try site(), try api())
         defer { web.stop() }
@@ -92,10 +72,10 @@ struct URLFileCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "read\n")
         #expect(
-            try json(try firstUserContent(try body(server, 0)))
-                == json([
+            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 0)))
+                == SentDocument.json([
                     ["type": "text", "text": "summarise"],
-                    ["type": "file", "file": ["filename": "report.pdf", "file_data": Self.dataURL]],
+                    SentDocument.chatCompletionsFile(Self.pdf, named: "report.pdf"),
                 ]))
 
         // Served as octet-stream, it is known by its bytes; a URL with no path part is
@@ -104,7 +84,9 @@ struct URLFileCommandTests {
             ["--config", config, "--base-url", server.baseURL, "-i"],
             input: "/file \(base)/download\n/file \(base)/\nsummarise\n")
         #expect(repl.status == 0, "\(repl.stderr)")
-        let files = try firstUserContent(try body(server, 1)).compactMap { $0["file"] as? [String: Any] }
+        let files = try SentDocument.firstUserContent(try SentDocument.body(server, 1)).compactMap {
+            $0["file"] as? [String: Any]
+        }
         #expect(files.map { $0["filename"] as? String } == ["download", "document.pdf"])
         #expect(files.map { $0["file_data"] as? String } == [Self.dataURL, Self.dataURL])
     }
@@ -120,41 +102,27 @@ struct URLFileCommandTests {
             options + ["-f", "http://127.0.0.1:\(web.port)/files/report.pdf?v=2", "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
-            try json(try firstUserContent(try body(server, 0)))
-                == json([
+            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 0)))
+                == SentDocument.json([
                     ["type": "text", "text": "summarise"],
-                    [
-                        "type": "document",
-                        "source": [
-                            "type": "base64", "media_type": "application/pdf",
-                            "data": Data(Self.pdf).base64EncodedString(),
-                        ],
-                    ],
+                    SentDocument.anthropicDocument(Self.pdf),
                 ]))
     }
 
     @Test func aFetchedPDFGoesToResponsesAsAnInputFile() async throws {
         let web = try site()
         defer { web.stop() }
-        let events = [
-            #"{"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"read"}"#,
-            #"{"type":"response.completed","response":{"id":"r","status":"completed","output":[],"#
-                + #""usage":{"input_tokens":3,"output_tokens":1,"total_tokens":4}}}"#,
-        ]
-        let server = try LoopbackServer { _, _ in ServerStep.sse(events, done: false) }
+        let (server, chat, options) = try SentDocument.responsesServer()
         defer { server.stop() }
-        let chat = ChatBinary(environment: ["OPENAI_API_KEY": "sk-openai-secret"])
         defer { try? FileManager.default.removeItem(atPath: chat.home) }
-        let config = try chat.writeConfig(
-            #"{"profiles": {"r": {"provider": "openai-responses", "base_url": "\#(server.baseURL)"}}}"#)
         let result = try await chat.run(
-            ["--config", config, "--profile", "r", "-f", "http://127.0.0.1:\(web.port)/files/report.pdf?v=2", "sum"])
+            options + ["-f", "http://127.0.0.1:\(web.port)/files/report.pdf?v=2", "sum"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
-            try json(try firstUserContent(try body(server, 0)))
-                == json([
+            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 0)))
+                == SentDocument.json([
                     ["type": "input_text", "text": "sum"],
-                    ["type": "input_file", "filename": "report.pdf", "file_data": Self.dataURL],
+                    SentDocument.responsesFile(Self.pdf, named: "report.pdf"),
                 ]))
     }
 
@@ -169,7 +137,7 @@ struct URLFileCommandTests {
         let result = try await chat.run(["--profile", "local", "--base-url", server.baseURL, "-f", url, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
         let content = try #require(
-            (try body(server, 0)["messages"] as? [[String: Any]])?.last?["content"] as? String)
+            (try SentDocument.body(server, 0)["messages"] as? [[String: Any]])?.last?["content"] as? String)
         #expect(content == "summarise\n\n\(url) (PDF, 2 pages, its text)\n```\nFetched report\n\nSecond page\n```")
     }
 
@@ -184,7 +152,7 @@ struct URLFileCommandTests {
         let (pdfURL, pngURL) = ("\(base)/files/report.pdf?v=2", "\(base)/cat.png")
         let first = try await chat.run(["--base-url", server.baseURL, "-f", pdfURL, "-f", pngURL, "summarise"])
         #expect(first.status == 0, "\(first.stderr)")
-        let sent = try firstUserContent(try body(server, 0))
+        let sent = try SentDocument.firstUserContent(try SentDocument.body(server, 0))
         #expect(web.requests.count == 2)
         // The site is gone: nothing can be fetched again.
         web.stop()
@@ -192,7 +160,9 @@ struct URLFileCommandTests {
         let again = try await chat.run(["--base-url", server.baseURL, "-c", "and the second page?"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr == "")
-        #expect(try json(try firstUserContent(try body(server, 1))) == json(sent))
+        #expect(
+            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 1)))
+                == SentDocument.json(sent))
         let image = try #require(sent.last?["image_url"] as? [String: Any])
         #expect(image["url"] as? String == "data:image/png;base64," + Data(Self.png).base64EncodedString())
 
@@ -215,7 +185,9 @@ struct URLFileCommandTests {
         let loaded = try await chat.run(
             ["--no-history", "--base-url", server.baseURL, "-i"], input: "/load \(file)\nonce more\n")
         #expect(loaded.status == 0, "\(loaded.stderr)")
-        #expect(try json(try firstUserContent(try body(server, 2))) == json(sent))
+        #expect(
+            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 2)))
+                == SentDocument.json(sent))
     }
 
     @Test func aFetchedPDFOver32MiBIsOneLineNamingItAndNothingIsSent() async throws {
