@@ -5,8 +5,9 @@ import ChatSystem
 /// path to `files`: an HTML page as its readable text (`HTMLText`, Markdown), other text and JSON
 /// as they are, an image as an image, a PDF as a PDF file is (whole, or its text with `pdf: text`);
 /// the text attached under a heading that names the URL (and where it was redirected to). An
-/// image or a PDF is named by its URL and marked `fetched`: the history keeps its bytes. Fetched text is data: control characters and escape sequences
-/// are removed before it is attached, and it counts toward the same `limit` as the files' text.
+/// image or a PDF is named by its URL and marked `fetched`: the history keeps its bytes. Fetched
+/// text is data: control characters and escape sequences are removed before it is attached, and
+/// it counts toward the same `limit` as the files' text.
 /// A URL that cannot be fetched or attached stops the whole read (nothing is attached).
 package struct WebAttachmentReader: AttachmentReader {
     private let files: FileAttachmentReader

@@ -73,8 +73,9 @@ extension StoredPartDTO {
     }
 
     /// Whether `message` holds a part that its text and images do not say: a tool call, a
-    /// tool result, a web search, a citation. Such a message is kept with all its parts, thinking blocks included (the
-    /// turn that led to calls is sent back with them); thinking alone is not kept.
+    /// tool result, a web search, a citation. Such a message is kept with all its parts,
+    /// thinking blocks included (the turn that led to calls is sent back with them); thinking
+    /// alone is not kept.
     static func needsParts(_ message: ChatMessage) -> Bool {
         for part in message.parts {
             switch part {

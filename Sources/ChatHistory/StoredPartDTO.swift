@@ -9,8 +9,9 @@ import ChatJSON
 /// reasoning), `server_tool_use` (a web search the server ran: `id`, `name`, `arguments`, its
 /// input), `web_search_tool_result` (`id` of the search, `value`: what it found, as sent) and
 /// `web_search_call` (`value`: a Responses item), and `citation` (a source the answer cites:
-/// `url`, `title`, and `value`, the provider's citation object as it came). A new kind of part is a new `type` and, if it needs one, a new field here:
-/// no schema change. A type this release does not know (a newer one wrote it) is left out.
+/// `url`, `title`, and `value`, the provider's citation object as it came). A new kind of part
+/// is a new `type` and, if it needs one, a new field here: no schema change. A type this
+/// release does not know (a newer one wrote it) is left out.
 struct StoredPartDTO: JSONFields, Equatable {
     var type = ""
     var text: String?

@@ -5,8 +5,8 @@ import ChatPresentation
 import ChatSystem
 
 /// `chat --tools-list`: the tools and prompts of the configured MCP servers (those `-T` names,
-/// else all), with the MCP version each speaks, each server started, asked, and ended (not waited for); a server
-/// that cannot be used is one line on stderr, and the exit status 1.
+/// else all), with the MCP version each speaks, each server started, asked, and ended (not
+/// waited for); a server that cannot be used is one line on stderr, and the exit status 1.
 struct ToolsListMode {
     var options: CommandLineOptions
     var console: Console

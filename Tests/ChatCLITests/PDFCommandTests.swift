@@ -22,7 +22,7 @@ struct PDFCommandTests {
         let result = try await chat.run(["--config", config, "--base-url", server.baseURL, "-f", path, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "read\n")
-        let content = try SentDocument.firstUserContent(try SentDocument.body(server, 0))
+        let content = try SentDocument.firstUserContent(of: server, 0)
         #expect(
             try SentDocument.json(content)
                 == SentDocument.json([
@@ -35,7 +35,7 @@ struct PDFCommandTests {
             ["--config", config, "--base-url", server.baseURL, "-i"], input: "/file \(path)\nsummarise\n")
         #expect(repl.status == 0, "\(repl.stderr)")
         #expect(
-            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 1)))
+            try SentDocument.json(try SentDocument.firstUserContent(of: server, 1))
                 == SentDocument.json(content))
     }
 
@@ -47,7 +47,7 @@ struct PDFCommandTests {
         let path = try chat.writeFile("report.pdf", Self.pdf)
         let result = try await chat.run(options + ["-f", path, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
-        let content = try SentDocument.firstUserContent(try SentDocument.body(server, 0))
+        let content = try SentDocument.firstUserContent(of: server, 0)
         #expect(
             try SentDocument.json(content)
                 == SentDocument.json([
@@ -64,7 +64,7 @@ struct PDFCommandTests {
         let result = try await chat.run(options + ["-f", path, "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "read\n")
-        let content = try SentDocument.firstUserContent(try SentDocument.body(server, 0))
+        let content = try SentDocument.firstUserContent(of: server, 0)
         #expect(
             try SentDocument.json(content)
                 == SentDocument.json([
@@ -114,7 +114,7 @@ struct PDFCommandTests {
         let again = try await chat.run(["--base-url", server.baseURL, "-c", "and the second page?"])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr == "")
-        let resent = try SentDocument.firstUserContent(try SentDocument.body(server, 1))
+        let resent = try SentDocument.firstUserContent(of: server, 1)
         #expect(
             try SentDocument.json(resent.last ?? [:])
                 == SentDocument.json(SentDocument.chatCompletionsFile(Self.pdf, named: "report.pdf")))
@@ -126,7 +126,7 @@ struct PDFCommandTests {
         #expect(
             changed.stderr
                 == "chat: (\(path) is no longer available as attached; the requests carry a note in its place)\n")
-        let noted = try SentDocument.firstUserContent(try SentDocument.body(server, 2))
+        let noted = try SentDocument.firstUserContent(of: server, 2)
         #expect(noted.last?["text"] as? String == "[PDF \(path) is no longer available]")
     }
 

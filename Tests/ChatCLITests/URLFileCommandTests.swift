@@ -72,7 +72,7 @@ struct URLFileCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "read\n")
         #expect(
-            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 0)))
+            try SentDocument.json(try SentDocument.firstUserContent(of: server, 0))
                 == SentDocument.json([
                     ["type": "text", "text": "summarise"],
                     SentDocument.chatCompletionsFile(Self.pdf, named: "report.pdf"),
@@ -84,7 +84,7 @@ struct URLFileCommandTests {
             ["--config", config, "--base-url", server.baseURL, "-i"],
             input: "/file \(base)/download\n/file \(base)/\nsummarise\n")
         #expect(repl.status == 0, "\(repl.stderr)")
-        let files = try SentDocument.firstUserContent(try SentDocument.body(server, 1)).compactMap {
+        let files = try SentDocument.firstUserContent(of: server, 1).compactMap {
             $0["file"] as? [String: Any]
         }
         #expect(files.map { $0["filename"] as? String } == ["download", "document.pdf"])
@@ -102,7 +102,7 @@ struct URLFileCommandTests {
             options + ["-f", "http://127.0.0.1:\(web.port)/files/report.pdf?v=2", "summarise"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
-            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 0)))
+            try SentDocument.json(try SentDocument.firstUserContent(of: server, 0))
                 == SentDocument.json([
                     ["type": "text", "text": "summarise"],
                     SentDocument.anthropicDocument(Self.pdf),
@@ -119,7 +119,7 @@ struct URLFileCommandTests {
             options + ["-f", "http://127.0.0.1:\(web.port)/files/report.pdf?v=2", "sum"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
-            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 0)))
+            try SentDocument.json(try SentDocument.firstUserContent(of: server, 0))
                 == SentDocument.json([
                     ["type": "input_text", "text": "sum"],
                     SentDocument.responsesFile(Self.pdf, named: "report.pdf"),
@@ -152,7 +152,7 @@ struct URLFileCommandTests {
         let (pdfURL, pngURL) = ("\(base)/files/report.pdf?v=2", "\(base)/cat.png")
         let first = try await chat.run(["--base-url", server.baseURL, "-f", pdfURL, "-f", pngURL, "summarise"])
         #expect(first.status == 0, "\(first.stderr)")
-        let sent = try SentDocument.firstUserContent(try SentDocument.body(server, 0))
+        let sent = try SentDocument.firstUserContent(of: server, 0)
         #expect(web.requests.count == 2)
         // The site is gone: nothing can be fetched again.
         web.stop()
@@ -161,7 +161,7 @@ struct URLFileCommandTests {
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr == "")
         #expect(
-            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 1)))
+            try SentDocument.json(try SentDocument.firstUserContent(of: server, 1))
                 == SentDocument.json(sent))
         let image = try #require(sent.last?["image_url"] as? [String: Any])
         #expect(image["url"] as? String == "data:image/png;base64," + Data(Self.png).base64EncodedString())
@@ -186,7 +186,7 @@ struct URLFileCommandTests {
             ["--no-history", "--base-url", server.baseURL, "-i"], input: "/load \(file)\nonce more\n")
         #expect(loaded.status == 0, "\(loaded.stderr)")
         #expect(
-            try SentDocument.json(try SentDocument.firstUserContent(try SentDocument.body(server, 2)))
+            try SentDocument.json(try SentDocument.firstUserContent(of: server, 2))
                 == SentDocument.json(sent))
     }
 

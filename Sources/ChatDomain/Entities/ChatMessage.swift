@@ -131,7 +131,8 @@ public struct ChatMessage: Sendable, Equatable {
     /// Adds what a streamed `event` carries: answer text to the content, reasoning to the
     /// reasoning, token usage, the tool calls the answer ends with, the thinking blocks kept to
     /// send back, its web searches and the sources it cites, the fallback profile that gives it
-    /// (`answeredBy`) and its resumption (`resumed`). Appends in place, so a long answer is never copied whole.
+    /// (`answeredBy`) and its resumption (`resumed`). Appends in place, so a long answer is
+    /// never copied whole.
     public mutating func add(_ event: ChatEvent) {
         switch event {
         case .text(let piece):

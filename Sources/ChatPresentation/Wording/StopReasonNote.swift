@@ -2,8 +2,9 @@ import ChatDomain
 
 /// The note a person reads when an answer ended for a reason that matters (`ChatEvent.finished`):
 /// cut at the token limit (OpenAI's `length`, Anthropic's `max_tokens`), declined (`refusal`),
-/// or paused by the server (`pause_turn`) more times than chat sends it back; or ended as it should with no text at all (a server
-/// that answered nothing, which would otherwise pass without a word). One line on the notes
+/// or paused by the server (`pause_turn`) more times than chat sends it back; or ended as it
+/// should with no text at all (a server that answered nothing, which would otherwise pass
+/// without a word). One line on the notes
 /// stream after the answer, every time (a script sees it too); the exit status stays that of an
 /// answer.
 struct StopReasonNote {

@@ -17,10 +17,9 @@ enum SentDocument {
         return try #require(messages.first { $0["role"] as? String == "user" }?["content"] as? [[String: Any]])
     }
 
-    /// The content of the last user message of `body` (`messages`, or the Responses `input`).
-    static func lastUserContent(_ body: [String: Any]) throws -> [[String: Any]] {
-        let messages = try #require((body["messages"] ?? body["input"]) as? [[String: Any]])
-        return try #require(messages.last { $0["role"] as? String == "user" }?["content"] as? [[String: Any]])
+    /// The content of the first user message of request `index` to `server`.
+    static func firstUserContent(of server: LoopbackServer, _ index: Int) throws -> [[String: Any]] {
+        try firstUserContent(try body(server, index))
     }
 
     /// `value` as JSON with sorted keys, to compare.
